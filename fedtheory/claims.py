@@ -1,0 +1,250 @@
+"""Claims and verdicts: the unit of the claim catalogue.
+
+A :class:`Claim` is a quantitative statement from a paper, with an id
+(``"fedrep.thm1.contraction"``), the paper it comes from (seed file name), the
+exact reference (theorem, lemma or equation number), the statement, and an
+``evaluate(full, seed)`` function that computes the numbers and returns a
+:class:`Verdict`.
+
+Status values
+-------------
+``holds``
+    the computed value satisfies the claim (with its confidence interval where
+    the value is a Monte Carlo estimate);
+``fails``
+    the computed value contradicts the claim;
+``erratum-confirmed``
+    the claim as printed fails numerically and the corrected form holds (both
+    numbers are in the verdict);
+``inconclusive``
+    the computation cannot decide (e.g. an interval straddles the bound, or
+    the claim depends on an unspecified constant).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "STATUSES", "PAPERS", "Verdict",
+           "Claim", "claim", "registry", "load_catalogue", "get_claim", "to_jsonable"]
+
+HOLDS = "holds"
+FAILS = "fails"
+ERRATUM = "erratum-confirmed"
+INCONCLUSIVE = "inconclusive"
+STATUSES = (HOLDS, FAILS, ERRATUM, INCONCLUSIVE)
+
+#: paper key -> (seed file name, short citation)
+PAPERS: dict[str, tuple[str, str]] = {
+    "fedrep": ("002_3dc82ad2944c0e6c.txt",
+               "Collins, Hassani, Mokhtari, Shakkottai, ICML 2021 (FedRep)"),
+    "srpfl": ("000_bcc6d6f70d0908f0.txt",
+              "Tziotis et al., Straggler-Resilient Personalized FL, TMLR (arXiv: 003_5cacc3a544399ea7.txt)"),
+    "lpproj": ("001_f32187b9e5e0af1a.txt",
+               "Han, Li, Lin, Zhang, JMLR 2024 (random-projection personalised FL)"),
+    "fedlrgd": ("004_0bad4fc2134383fd.txt",
+                "Jadbabaie, Makur, Shah, Federated Optimization of Smooth Loss Functions"),
+}
+
+#: paper key -> module of the claim catalogue
+CATALOGUE_MODULES = {"fedrep": "checks.fedrep"}
+
+
+def to_jsonable(x: Any) -> Any:
+    """Convert numpy scalars/arrays (nested in dicts, lists, tuples) to JSON types."""
+    if isinstance(x, dict):
+        return {str(k): to_jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [to_jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return to_jsonable(x.tolist())
+    if isinstance(x, (np.bool_, bool)):
+        return bool(x)
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.floating, float)):
+        v = float(x)
+        if np.isnan(v):
+            return None
+        if np.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return v
+    return x
+
+
+def _short(x: Any, width: int = 34) -> str:
+    if isinstance(x, float):
+        s = f"{x:.4g}"
+    elif isinstance(x, dict):
+        s = ", ".join(f"{k}={_short(v, 12)}" for k, v in x.items())
+    elif isinstance(x, (list, tuple)):
+        s = "[" + ", ".join(_short(v, 10) for v in x[:4]) + (", ..." if len(x) > 4 else "") + "]"
+    else:
+        s = str(x)
+    return s if len(s) <= width else s[: width - 3] + "..."
+
+
+@dataclass(frozen=True, kw_only=True)
+class Verdict:
+    """The outcome of evaluating one claim.
+
+    Attributes
+    ----------
+    id, paper, reference, statement : str
+        Copied from the :class:`Claim`.
+    status : str
+        One of ``holds``, ``fails``, ``erratum-confirmed``, ``inconclusive``.
+    observed : Any
+        The computed value(s) (JSON-friendly: float, list or dict).
+    bound : Any
+        The closed-form value or bound it is compared with (for errata, a dict
+        ``{"printed": ..., "corrected": ...}``).
+    evidence : str
+        A short human-readable explanation of the comparison.
+    params : dict
+        The parameters of the computation.
+    seed : Any
+        The base seed.
+    mode : str
+        ``"quick"`` or ``"full"``.
+    seconds : float
+        Wall time of the evaluation.
+
+    Unpacks as ``observed, bound = verdict``.
+    """
+
+    id: str
+    paper: str
+    reference: str
+    statement: str
+    status: str
+    observed: Any
+    bound: Any
+    evidence: str = ""
+    params: dict = field(default_factory=dict)
+    seed: Any = None
+    mode: str = "quick"
+    seconds: float = 0.0
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"`status` must be one of: {', '.join(STATUSES)}; got {self.status!r}")
+
+    def __iter__(self):
+        return iter((self.observed, self.bound))
+
+    @property
+    def ok(self) -> bool:
+        """True unless the status is ``fails``."""
+        return self.status != FAILS
+
+    def to_dict(self) -> dict:
+        return to_jsonable({
+            "id": self.id, "paper": self.paper, "reference": self.reference,
+            "statement": self.statement, "status": self.status, "observed": self.observed,
+            "bound": self.bound, "evidence": self.evidence, "params": self.params,
+            "seed": self.seed, "mode": self.mode, "seconds": round(self.seconds, 3),
+        })
+
+    def __str__(self) -> str:
+        return (f"[{self.status}] {self.id} ({self.reference})\n"
+                f"  computed : {_short(to_jsonable(self.observed), 200)}\n"
+                f"  theory   : {_short(to_jsonable(self.bound), 200)}\n"
+                f"  evidence : {self.evidence}")
+
+    def summary(self) -> str:
+        """PEPit-style paired lines: the computed value next to the theoretical one."""
+        return str(self)
+
+    def __repr__(self) -> str:
+        return (f"Verdict(id={self.id!r}, status={self.status!r}, "
+                f"observed={_short(to_jsonable(self.observed))}, "
+                f"bound={_short(to_jsonable(self.bound))})")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A checkable claim of a paper.
+
+    ``evaluate(full: bool, seed) -> dict`` returns the keyword arguments of a
+    :class:`Verdict` other than the ones the claim supplies (``status``,
+    ``observed``, ``bound``, ``evidence``, ``params``).
+    """
+
+    id: str
+    reference: str
+    statement: str
+    func: Callable[..., dict]
+    default_seed: int = 0
+
+    @property
+    def paper(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    @property
+    def seed_file(self) -> str:
+        return PAPERS[self.paper][0]
+
+    def evaluate(self, full: bool = False, seed: Any = None) -> Verdict:
+        seed = self.default_seed if seed is None else seed
+        t0 = time.perf_counter()
+        out = self.func(full=full, seed=seed)
+        secs = time.perf_counter() - t0
+        return Verdict(id=self.id, paper=self.paper,
+                       reference=f"{self.seed_file}, {self.reference}",
+                       statement=self.statement, seed=seed, mode="full" if full else "quick",
+                       seconds=secs, **out)
+
+
+_REGISTRY: dict[str, Claim] = {}
+
+
+def claim(id: str, reference: str, statement: str, default_seed: int = 0):
+    """Decorator registering ``func(full, seed) -> dict`` as a catalogue claim."""
+    paper = id.split(".", 1)[0]
+    if paper not in PAPERS:
+        raise ValueError(f"claim id must start with a paper key ({', '.join(PAPERS)}); got {id!r}")
+
+    def deco(func):
+        if id in _REGISTRY:
+            raise ValueError(f"duplicate claim id {id!r}")
+        _REGISTRY[id] = Claim(id=id, reference=reference, statement=statement, func=func,
+                              default_seed=default_seed)
+        return func
+
+    return deco
+
+
+def load_catalogue(paper: str | None = None) -> None:
+    """Import the catalogue modules (``checks.<paper>``) so their claims register."""
+    keys = [paper] if paper else list(CATALOGUE_MODULES)
+    for key in keys:
+        if key not in PAPERS:
+            raise ValueError(f"`paper` must be one of: {', '.join(PAPERS)}; got {key!r}")
+        if key in CATALOGUE_MODULES:
+            importlib.import_module(CATALOGUE_MODULES[key])
+
+
+def registry(paper: str | None = None) -> list[Claim]:
+    """All registered claims (of one paper if given), in catalogue order."""
+    load_catalogue(paper)
+    return [c for c in _REGISTRY.values() if paper is None or c.paper == paper]
+
+
+def get_claim(claim_id: str) -> Claim:
+    """The claim with this id (loads its paper's catalogue)."""
+    paper = claim_id.split(".", 1)[0]
+    load_catalogue(paper if paper in PAPERS else None)
+    if claim_id not in _REGISTRY:
+        raise ValueError(f"unknown claim id {claim_id!r}; run `fedtheory list` for the ids")
+    return _REGISTRY[claim_id]
+
+
+def dump_json(verdicts: list[Verdict], path: str) -> None:
+    with open(path, "w") as fh:
+        json.dump([v.to_dict() for v in verdicts], fh, indent=2)

@@ -1,0 +1,121 @@
+"""Command-line interface: ``fedtheory verify | list | reproduce``.
+
+Errors in user input print one line on stderr and exit with status 2.
+``verify`` exits 1 if any claim has status ``fails``, else 0.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+
+from .claims import FAILS, PAPERS, STATUSES, dump_json, registry
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2
+        print(f"fedtheory: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _verify(args) -> int:
+    claims = registry(args.paper)
+    if args.claim:
+        wanted = set(args.claim)
+        unknown = wanted - {c.id for c in claims}
+        if unknown:
+            raise ValueError(f"unknown claim id(s): {', '.join(sorted(unknown))}; run `fedtheory list`")
+        claims = [c for c in claims if c.id in wanted]
+    if not claims:
+        raise ValueError(f"no claims registered for paper {args.paper!r} yet")
+    verdicts = []
+    t0 = time.perf_counter()
+    mode = "full" if args.full else "quick"
+    print(f"fedtheory verify ({mode} mode, seed {args.seed if args.seed is not None else 'default'}):"
+          f" {len(claims)} claims")
+    width = max(len(c.id) for c in claims)
+    for c in claims:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            v = c.evaluate(full=args.full, seed=args.seed)
+        if caught:
+            kinds = sorted({w.category.__name__ for w in caught})
+            v = type(v)(**{**v.__dict__, "evidence": v.evidence + f" [{len(caught)} warning(s): "
+                                                                    f"{', '.join(kinds)}]"})
+        verdicts.append(v)
+        print(f"  {v.status:<17} {c.id:<{width}}  {v.seconds:6.1f}s  {v.evidence[:160]}"
+              if not args.verbose else f"\n{v}", flush=True)
+    counts = {s: sum(v.status == s for v in verdicts) for s in STATUSES}
+    print(f"summary: " + ", ".join(f"{n} {s}" for s, n in counts.items()) +
+          f" ({time.perf_counter() - t0:.1f}s)")
+    if args.json:
+        dump_json(verdicts, args.json)
+        print(f"wrote {args.json}")
+    return 1 if counts[FAILS] else 0
+
+
+def _list(args) -> int:
+    from paper_reproductions import FIGURES
+
+    for c in registry(args.paper):
+        print(f"claim   {c.id:<40} {c.seed_file}, {c.reference}")
+    for fid, (ref, _) in FIGURES.items():
+        if args.paper is None or fid.startswith(args.paper + "."):
+            print(f"figure  {fid:<40} {ref}")
+    return 0
+
+
+def _reproduce(args) -> int:
+    from paper_reproductions import FIGURES, reproduce
+
+    paths = reproduce(args.paper, outdir=args.out, full=args.full, seed=args.seed,
+                      only=args.figure)
+    for p in paths:
+        print(f"wrote {p['png']} (+ .pdf, .json)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="fedtheory", description="Check federated-learning theory against exact "
+                "computation on linear models.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    papers = list(PAPERS)
+    v = sub.add_parser("verify", help="run the claim catalogue and print verdicts")
+    v.add_argument("--paper", choices=papers, help="only this paper's claims")
+    v.add_argument("--claim", action="append", help="only this claim id (repeatable)")
+    v.add_argument("--full", action="store_true", help="more seeds and sizes")
+    v.add_argument("--seed", type=int, help="base seed (default: each claim's own)")
+    v.add_argument("--json", metavar="PATH", help="write the verdicts as JSON")
+    v.add_argument("--verbose", "-v", action="store_true", help="print paired computed/theory lines")
+    v.set_defaults(func=_verify)
+    li = sub.add_parser("list", help="list claim ids and figure ids with their references")
+    li.add_argument("--paper", choices=papers)
+    li.set_defaults(func=_list)
+    r = sub.add_parser("reproduce", help="regenerate a paper's figures (PNG, PDF, JSON sidecar)")
+    r.add_argument("paper", choices=papers)
+    r.add_argument("--out", default="figures", help="output folder (default: figures/)")
+    r.add_argument("--full", action="store_true", help="more seeds")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--figure", action="append", help="only this figure id (repeatable)")
+    r.set_defaults(func=_reproduce)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, TypeError) as exc:
+        print(f"fedtheory: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # pragma: no cover
+        print("fedtheory: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,443 @@
+"""Exact runs of FedRep and its baselines on the linear model.
+
+FedRep, `002_3dc82ad2944c0e6c.txt`, Algorithm 2 (FedRep for linear regression)
+and the comparison methods of Section 5.1 (GD-GD, 10GD-GD, FedAvg, Local Only).
+Every round is vectorised over the selected clients: their batches are one
+array ``X`` of shape (rn, m, d), the heads are solved by one batched ``k x k``
+solve, and the representation gradient is one contraction.
+
+Round t (indices as in the corrected Algorithm 2, t = 0..T-1):
+
+1. the server samples ``I^t`` (rn clients, without replacement);
+2. each selected client draws a fresh batch (or reuses its fixed data), solves
+   ``w_i = argmin_w f_i^t(w, B^t)`` (eq. 7) exactly (or takes ``head_steps``
+   gradient steps for GD-GD / 10GD-GD), and takes one gradient step on ``B``;
+3. the server averages the ``B_i`` and, if ``orthonormalize``, applies QR
+   (Theorem 1 is stated for the orthonormalised iterate; the printed Algorithm 2
+   has no QR step).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_choice, check_int, check_real
+from ..linalg import batched_solve, orthonormalize, principal_angle_distance, random_orthonormal
+from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
+from .model import FedRepModel, make_model, n_selected
+from .theory import population_objective
+
+__all__ = ["FedRepResult", "FedAvgResult", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
+           "fit_heads", "fit_local", "test_mse", "new_client_mse", "default_eta"]
+
+
+# --------------------------------------------------------------------------- results
+@dataclass(frozen=True, eq=False)
+class FedRepResult:
+    """Trajectory of one FedRep (or GD-GD) run.
+
+    Attributes
+    ----------
+    dist : ndarray (rounds+1,)
+        ``dist(B^t, B*)`` for t = 0..rounds (Definition 1).
+    objective : ndarray (rounds+1,)
+        Population objective (6) at ``(B^t, W^t)``; heads start at 0 and
+        non-selected clients keep their last head.
+    batch_loss : ndarray (rounds,)
+        Mean over the selected clients of the batch loss (7) after the head update.
+    B : ndarray (d, k)
+        Final representation.
+    W : ndarray (n, k)
+        Final heads.
+    B0 : ndarray (d, k)
+        Initial representation.
+    eval_mse : float
+        Test MSE on fresh data after every client re-fits its head on the final
+        ``B`` from ``m`` fresh samples (NaN when ``m_test=0``).
+    eta : float
+        Step size used on ``B``.
+    params : dict
+        All run parameters (for provenance).
+    model : FedRepModel
+        The ground truth.
+    """
+
+    dist: np.ndarray
+    objective: np.ndarray
+    batch_loss: np.ndarray
+    B: np.ndarray
+    W: np.ndarray
+    B0: np.ndarray
+    eval_mse: float
+    eta: float
+    params: dict
+    model: FedRepModel = field(repr=False)
+
+    @property
+    def E0(self) -> float:
+        """``1 - dist(B^0, B*)^2`` (Theorem 1)."""
+        return 1.0 - float(self.dist[0]) ** 2
+
+    def summary(self) -> str:
+        p = self.params
+        return (f"{p.get('algorithm', 'FedRep')} run: d={p['d']}, k={p['k']}, n={p['n']}, "
+                f"m={p['m']}, r={p['r']}, rounds={p['rounds']}, eta={self.eta:.4g}; "
+                f"dist {self.dist[0]:.3g} -> {self.dist[-1]:.3g}, eval MSE {self.eval_mse:.3g}")
+
+    def __repr__(self) -> str:
+        return f"FedRepResult({self.summary()})"
+
+
+@dataclass(frozen=True, eq=False)
+class FedAvgResult:
+    """Trajectory of one FedAvg run on the single-model objective (4).
+
+    ``dist`` tracks ``dist(B^t, B*)``, ``objective`` the population objective (4)
+    ``(1/2n) sum_i ||B w - B* w_i*||^2 + sigma^2/2``; ``eval_mse`` is the test MSE
+    after per-client head fine-tuning on the learned ``B`` (FedAvg+FT, as in
+    FedRep Sec. 5.1, Figure 4).
+    """
+
+    dist: np.ndarray
+    objective: np.ndarray
+    B: np.ndarray
+    w: np.ndarray
+    eval_mse: float
+    params: dict
+    model: FedRepModel = field(repr=False)
+
+    def summary(self) -> str:
+        return (f"FedAvg run: objective {self.objective[0]:.3g} -> {self.objective[-1]:.3g}, "
+                f"dist(B, B*) {self.dist[-1]:.3g}, eval MSE (+FT) {self.eval_mse:.3g}")
+
+    def __repr__(self) -> str:
+        return f"FedAvgResult({self.summary()})"
+
+
+# --------------------------------------------------------------------------- pieces
+def default_eta(W_star: np.ndarray) -> float:
+    """``1 / (4 max_i ||w_i*||^2)``: always admissible for Theorem 1.
+
+    Since ``sigma_max(W_I / sqrt(rn))^2 <= ||W_I||_F^2 / rn <= max_i ||w_i*||^2`` for
+    every subset I, this step satisfies ``eta <= 1/(4 sigma_max,*^2)`` (FedRep
+    Theorem 1, `002_3dc82ad2944c0e6c.txt`) without computing ``sigma_max,*``. Under
+    Assumption 3 it equals ``1/(4k)``.
+    """
+    return 1.0 / (4.0 * float(np.max(np.sum(np.asarray(W_star) ** 2, axis=1))))
+
+
+def mom_init(model: FedRepModel, m: int, rng: np.random.Generator, chunk: int = 4096
+             ) -> np.ndarray:
+    """Method-of-moments initialisation (FedRep Algorithm 2, initialisation step).
+
+    Every client draws ``m`` samples and sends ``Z_i = (1/m) sum_j y_ij^2 x_ij x_ij^T``;
+    the server returns the top-``k`` eigenvectors of ``(1/n) sum_i Z_i``. Clients
+    are processed in chunks to bound the memory.
+    """
+    d, n = model.d, model.n
+    acc = np.zeros((d, d))
+    for start in range(0, n, chunk):
+        clients = np.arange(start, min(n, start + chunk))
+        X, y = model.sample(rng, clients, m)
+        Xf = X.reshape(-1, d)
+        acc += (Xf * (y.reshape(-1) ** 2)[:, None]).T @ Xf
+    Zbar = acc / (n * m)
+    _, vec = np.linalg.eigh(Zbar)
+    return vec[:, ::-1][:, : model.k].copy()
+
+
+def fit_heads(A: np.ndarray, y: np.ndarray, ridge: float = 0.0) -> np.ndarray:
+    """Least-squares heads ``argmin_w ||A_c w - y_c||^2 (+ ridge ||w||^2)`` for a stack.
+
+    ``A`` has shape (c, m, k) (features ``X_c B``), ``y`` shape (c, m). This is
+    the exact head of FedRep Algorithm 2: ``w = (B^T X^T X B)^{-1} B^T X^T y``.
+    Ill-conditioned systems fall back to least squares with a warning.
+    """
+    G = np.matmul(np.swapaxes(A, -1, -2), A)
+    if ridge > 0:
+        G = G + ridge * np.eye(A.shape[-1])
+    rhs = np.einsum("cmk,cm->ck", A, y)
+    return batched_solve(G, rhs, what="head solve (B^T X^T X B)", symmetric=True)
+
+
+def fit_local(X: np.ndarray, y: np.ndarray, ridge: float = 1e-5) -> np.ndarray:
+    """Per-client ridge regression in ``R^d`` (Local Only), batched over clients.
+
+    Uses the dual form ``X^T (X X^T + ridge I)^{-1} y`` when ``m < d``. ``ridge``
+    defaults to the public code's ``1e-5`` (the problem is underdetermined for
+    ``m < d``; as ``ridge -> 0`` this is the minimum-norm interpolant).
+    """
+    c, m, d = X.shape
+    Xt = np.swapaxes(X, -1, -2)
+    if m < d:
+        K = X @ Xt + ridge * np.eye(m)
+        alpha = batched_solve(K, y, what="local ridge (dual)", symmetric=True)
+        return np.einsum("cmd,cm->cd", X, alpha)
+    G = Xt @ X + ridge * np.eye(d)
+    return batched_solve(G, np.einsum("cmd,cm->cd", X, y), what="local ridge", symmetric=True)
+
+
+def test_mse(model: FedRepModel, theta_hat: np.ndarray, rng: np.random.Generator, m_test: int,
+             clients: np.ndarray | None = None, noiseless: bool = False) -> float:
+    """Mean squared prediction error of per-client linear predictors on fresh data.
+
+    ``theta_hat`` has one row per client (the predictor ``x -> theta_hat_i . x``).
+    """
+    clients = np.arange(model.n) if clients is None else np.asarray(clients)
+    X = model.draw_x(rng, (clients.size, m_test))
+    y = np.einsum("cmd,cd->cm", X, model.theta_star[clients])
+    if model.sigma > 0 and not noiseless:
+        y = y + model.sigma * rng.standard_normal(y.shape)
+    pred = np.einsum("cmd,cd->cm", X, theta_hat)
+    return float(np.mean((y - pred) ** 2))
+
+
+def _eval_with_refit(model: FedRepModel, B: np.ndarray, m: int, m_test: int,
+                     rng: np.random.Generator) -> float:
+    """Every client fits its head on ``B`` from ``m`` fresh samples; test MSE on ``m_test``."""
+    if m_test == 0:
+        return math.nan
+    clients = np.arange(model.n)
+    X, y = model.sample(rng, clients, m)
+    W = fit_heads(X @ B, y, ridge=1e-10 if m >= model.k else 1e-5)
+    return test_mse(model, W @ B.T, rng, m_test)
+
+
+def _validate_common(d, k, n, m, r, rounds, sigma):
+    d = check_int(d, "d", 1)
+    k = check_int(k, "k", 1, d, why=f"k must not exceed d={d}")
+    n = check_int(n, "n", 1)
+    n_sel = n_selected(n, r)
+    rounds = check_int(rounds, "rounds", 0)
+    check_real(sigma, "sigma", 0, why="noise standard deviation")
+    m = check_int(m, "m", 1)
+    return d, k, n, m, n_sel, rounds
+
+
+# --------------------------------------------------------------------------- FedRep
+def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.1,
+               rounds: int = 100, *, eta: float | None = None, sigma: float = 0.0,
+               head_norm: str = "sqrt_k", design: str = "gaussian", init: str = "mom",
+               fresh_batches: bool = True, orthonormalize_B: bool = True,
+               head_steps: int | None = None, head_lr: float = 0.5, m_init: int | None = None,
+               m_test: int = 100, model: FedRepModel | None = None, seed: SeedLike = 0
+               ) -> FedRepResult:
+    """Run FedRep for linear regression (Algorithm 2) exactly, vectorised over clients.
+
+    FedRep, `002_3dc82ad2944c0e6c.txt`, Algorithm 2 and eq. (7); Theorem 1 is
+    about this run with ``orthonormalize_B=True`` and ``sigma=0``.
+
+    Parameters
+    ----------
+    d, k, n : int
+        Data dimension, representation dimension (``1 <= k <= d``), number of clients.
+    m : int
+        Samples per selected client per round; the exact head needs ``m >= k``.
+    r : float
+        Participation rate in (0, 1] with ``r*n >= 1``; ``round(r*n)`` clients per round.
+    rounds : int
+        Number of rounds T >= 0.
+    eta : float, optional
+        Step size on ``B`` (> 0). Default :func:`default_eta`, which satisfies
+        Theorem 1's condition ``eta <= 1/(4 sigma_max,*^2)``.
+    sigma : float
+        Label-noise standard deviation (>= 0). Theorem 1 is noiseless.
+    head_norm, design : str
+        See :mod:`fedtheory.representation.model`.
+    init : {"mom", "random"}
+        Method of moments (Algorithm 2) or a Haar-random orthonormal ``B^0``.
+    fresh_batches : bool
+        Fresh batch every round (Algorithm 2, the theory) or one fixed dataset of
+        ``m`` samples per client reused every round (the public code).
+    orthonormalize_B : bool
+        QR after averaging (default True, see the module docstring).
+    head_steps : int, optional
+        ``None`` for the exact head (FedRep); an integer for that many gradient
+        steps of size ``head_lr`` on the head, warm-started from the client's last
+        head (GD-GD: 1, 10GD-GD: 10).
+    m_init : int, optional
+        Samples per client for the method of moments (default ``m``).
+    m_test : int
+        Test samples per client for ``eval_mse`` (0 to skip the evaluation).
+    model : FedRepModel, optional
+        Ground truth to use; by default one is drawn from ``seed``.
+    seed : int, SeedSequence or Generator
+        Seed; the ground truth, the initialisation, the rounds and the evaluation
+        use four spawned child streams.
+
+    Returns
+    -------
+    FedRepResult
+
+    Examples
+    --------
+    >>> from fedtheory.representation import run_fedrep
+    >>> res = run_fedrep(d=20, k=2, n=100, m=10, r=0.1, rounds=200, seed=0)
+    >>> res.dist.shape
+    (201,)
+    >>> bool(res.dist[-1] < 1e-6)
+    True
+    """
+    d, k, n, m, n_sel, rounds = _validate_common(d, k, n, m, r, rounds, sigma)
+    check_choice(init, "init", ("mom", "random"))
+    if head_steps is None and m < k:
+        raise ValueError(f"`m` must be >= k={k} for the exact head solve; got m={m}")
+    if head_steps is not None:
+        head_steps = check_int(head_steps, "head_steps", 1)
+        head_lr = check_real(head_lr, "head_lr", 0, low_open=True)
+    m_init = m if m_init is None else check_int(m_init, "m_init", 1)
+    m_test = check_int(m_test, "m_test", 0)
+    ss_model, ss_init, ss_run, ss_eval = spawn_seeds(seed, 4)
+    if model is None:
+        model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design,
+                           seed=ss_model)
+    elif (model.d, model.k, model.n) != (d, k, n):
+        raise ValueError(f"`model` has (d, k, n)={(model.d, model.k, model.n)} but the run "
+                         f"asks for {(d, k, n)}")
+    eta = default_eta(model.W_star) if eta is None else check_real(eta, "eta", 0, low_open=True)
+
+    rng_init = as_generator(ss_init)
+    B = mom_init(model, m_init, rng_init) if init == "mom" else random_orthonormal(rng_init, d, k)
+    B0 = B.copy()
+    rng = as_generator(ss_run)
+    if not fresh_batches:
+        X_all, y_all = model.sample(rng, np.arange(n), m)
+
+    W = np.zeros((n, k))
+    dist = np.empty(rounds + 1)
+    obj = np.empty(rounds + 1)
+    batch_loss = np.empty(rounds)
+    dist[0] = principal_angle_distance(B, model.B_star)
+    obj[0] = population_objective(B, W, model.B_star, model.W_star, model.sigma)
+    for t in range(rounds):
+        sel = rng.choice(n, size=n_sel, replace=False)
+        if fresh_batches:
+            X, y = model.sample(rng, sel, m)
+        else:
+            X, y = X_all[sel], y_all[sel]
+        A = X @ B  # (c, m, k)
+        if head_steps is None:
+            w = fit_heads(A, y)
+        else:
+            w = W[sel]
+            for _ in range(head_steps):
+                res = np.einsum("cmk,ck->cm", A, w) - y
+                w = w - head_lr * np.einsum("cmk,cm->ck", A, res) / m
+        W[sel] = w
+        resid = np.einsum("cmk,ck->cm", A, w) - y
+        batch_loss[t] = 0.5 * float(np.mean(resid ** 2))
+        V = np.einsum("cmd,cm->cd", X, resid)  # X_i^T r_i
+        grad = V.T @ w / (n_sel * m)  # (1/rn) sum_i (1/m) X_i^T r_i w_i^T
+        B = B - eta * grad
+        if orthonormalize_B:
+            B = orthonormalize(B)
+        dist[t + 1] = principal_angle_distance(B, model.B_star)
+        obj[t + 1] = population_objective(B, W, model.B_star, model.W_star, model.sigma)
+    eval_mse = _eval_with_refit(model, B, m, m_test, as_generator(ss_eval))
+    params = dict(algorithm="FedRep" if head_steps is None else f"{head_steps}GD-GD",
+                  d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds, eta=eta, sigma=sigma,
+                  head_norm=model.head_norm, design=model.design, init=init,
+                  fresh_batches=fresh_batches, orthonormalize_B=orthonormalize_B,
+                  head_steps=head_steps, head_lr=head_lr if head_steps else None,
+                  m_init=m_init, m_test=m_test, seed=seed_repr(seed))
+    return FedRepResult(dist=dist, objective=obj, batch_loss=batch_loss, B=B, W=W, B0=B0,
+                        eval_mse=eval_mse, eta=eta, params=params, model=model)
+
+
+def run_altgd(*args, head_steps: int = 1, head_lr: float = 0.5, **kwargs) -> FedRepResult:
+    """Alternating gradient descent (GD-GD for ``head_steps=1``, 10GD-GD for 10).
+
+    FedRep Sec. 5.1 / Figure 3 (`002_3dc82ad2944c0e6c.txt`): FedRep with the exact
+    head minimisation replaced by ``head_steps`` gradient steps on the head.
+    """
+    return run_fedrep(*args, head_steps=head_steps, head_lr=head_lr, **kwargs)
+
+
+# --------------------------------------------------------------------------- FedAvg
+def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.1,
+               rounds: int = 100, *, eta: float = 0.1, sigma: float = 0.0,
+               head_norm: str = "sqrt_k", design: str = "gaussian", local_steps: int = 1,
+               fresh_batches: bool = True, m_test: int = 100, model: FedRepModel | None = None,
+               seed: SeedLike = 0) -> FedAvgResult:
+    """FedAvg on the single-model objective (4) with the two-layer model ``x -> w^T B^T x``.
+
+    FedRep, `002_3dc82ad2944c0e6c.txt`, eq. (4) and Sec. 5.1. Each selected client
+    takes ``local_steps`` gradient steps on its batch loss in ``(B, w)`` from the
+    shared model; the server averages. ``local_steps=1`` is FedSGD, as in the public
+    code. ``B^0`` is Haar-random orthonormal and ``w^0 = 0``.
+    """
+    d, k, n, m, n_sel, rounds = _validate_common(d, k, n, m, r, rounds, sigma)
+    eta = check_real(eta, "eta", 0, low_open=True)
+    local_steps = check_int(local_steps, "local_steps", 1)
+    m_test = check_int(m_test, "m_test", 0)
+    ss_model, ss_init, ss_run, ss_eval = spawn_seeds(seed, 4)
+    if model is None:
+        model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design,
+                           seed=ss_model)
+    B = random_orthonormal(as_generator(ss_init), d, k)
+    w = np.zeros(k)
+    rng = as_generator(ss_run)
+    if not fresh_batches:
+        X_all, y_all = model.sample(rng, np.arange(n), m)
+    theta = model.theta_star
+    dist = np.empty(rounds + 1)
+    obj = np.empty(rounds + 1)
+
+    def objective4(B, w):
+        return 0.5 * float(np.mean(np.sum((B @ w - theta) ** 2, axis=1))) + 0.5 * model.sigma ** 2
+
+    dist[0], obj[0] = principal_angle_distance(B, model.B_star), objective4(B, w)
+    for t in range(rounds):
+        sel = rng.choice(n, size=n_sel, replace=False)
+        X, y = model.sample(rng, sel, m) if fresh_batches else (X_all[sel], y_all[sel])
+        Bc = np.broadcast_to(B, (n_sel, d, k)).copy()
+        wc = np.broadcast_to(w, (n_sel, k)).copy()
+        for _ in range(local_steps):
+            A = X @ Bc
+            res = np.einsum("cmk,ck->cm", A, wc) - y
+            gw = np.einsum("cmk,cm->ck", A, res) / m
+            gB = np.einsum("cmd,cm,ck->cdk", X, res, wc) / m
+            wc, Bc = wc - eta * gw, Bc - eta * gB
+        B, w = Bc.mean(axis=0), wc.mean(axis=0)
+        dist[t + 1], obj[t + 1] = principal_angle_distance(B, model.B_star), objective4(B, w)
+    rng_eval = as_generator(ss_eval)
+    eval_mse = _eval_with_refit(model, B, m, m_test, rng_eval) if m_test else math.nan
+    params = dict(algorithm="FedAvg", d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds,
+                  eta=eta, sigma=sigma, local_steps=local_steps, head_norm=model.head_norm,
+                  fresh_batches=fresh_batches, m_test=m_test, seed=seed_repr(seed))
+    return FedAvgResult(dist=dist, objective=obj, B=B, w=w, eval_mse=eval_mse, params=params,
+                        model=model)
+
+
+# --------------------------------------------------------------------------- new clients
+def new_client_mse(B_hat: np.ndarray | None, m_new: int, *, d: int, k: int, n_new: int = 100,
+                   sigma: float = 1e-3, head_norm: str = "sqrt_k", B_star: np.ndarray,
+                   m_test: int = 50, ridge: float = 1e-5, seed: SeedLike = 0) -> np.ndarray:
+    """Per-new-client test MSE after fitting a head on ``m_new`` samples.
+
+    FedRep Sec. 5.1, Figure 4 (`002_3dc82ad2944c0e6c.txt`): a new client uses the
+    learned representation ``B_hat`` and fits its head by (ridge ``1e-5``, as in the
+    public code) least squares on ``m_new`` noisy samples; ``B_hat=None`` means
+    Local Only (a ``d``-dimensional ridge fit). The test data are noiseless, so the
+    MSE is the excess risk. Returns an array of ``n_new`` MSEs.
+    """
+    m_new = check_int(m_new, "m_new", 1)
+    n_new = check_int(n_new, "n_new", 1)
+    check_real(sigma, "sigma", 0, why="noise standard deviation")
+    rng = as_generator(seed)
+    from .model import make_heads
+
+    W = make_heads(rng, n_new, k, head_norm)
+    model = FedRepModel(B_star=B_star, W_star=W, sigma=sigma, head_norm=head_norm)
+    X, y = model.sample(rng, np.arange(n_new), m_new)
+    if B_hat is None:
+        theta_hat = fit_local(X, y, ridge=ridge)
+    else:
+        Wh = fit_heads(X @ B_hat, y, ridge=ridge)
+        theta_hat = Wh @ B_hat.T
+    Xt = model.draw_x(rng, (n_new, m_test))
+    err = np.einsum("cmd,cd->cm", Xt, model.theta_star - theta_hat)
+    return np.mean(err ** 2, axis=1)
