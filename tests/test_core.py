@@ -83,3 +83,10 @@ def test_verdict_object():
                        observed=0, bound=0).ok
     assert Verdict(id="a", paper="p", reference="r", statement="s", status=ERRATUM,
                    observed=0, bound=0).ok
+
+
+def test_dask_backend_matches_serial():
+    pytest.importorskip("dask.distributed")
+    serial = parallel_map(_draw, 11, 4, backend="serial")
+    dask = parallel_map(_draw, 11, 4, backend="dask", workers=2)
+    assert serial == dask

@@ -1,0 +1,27 @@
+"""The README's Python examples run as written (keeps the README true)."""
+import pathlib
+import re
+
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _python_blocks():
+    return re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+
+
+def test_readme_python_examples_run():
+    blocks = _python_blocks()
+    assert len(blocks) >= 2
+    for block in blocks:
+        ns: dict = {}
+        exec(compile(block, str(README), "exec"), ns)
+        for name, obj in list(ns.items()):
+            if name.startswith("test_") and callable(obj):
+                obj()
+
+
+def test_readme_names_the_commands():
+    text = README.read_text()
+    for cmd in ("fedtheory verify", "fedtheory reproduce fedrep", "fedtheory list",
+                "python3 -m pytest", "pip install -e '.[test,dask]'"):
+        assert cmd in text
