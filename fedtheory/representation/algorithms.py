@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
 from .model import FedRepModel, make_model, n_selected
 from .theory import population_objective
 
-__all__ = ["FedRepResult", "FedAvgResult", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
+__all__ = ["FedRepResult", "FedAvgResult", "RoundResult", "fedrep_round", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
            "fit_heads", "fit_local", "test_mse", "new_client_mse", "default_eta"]
 
 
@@ -218,6 +218,52 @@ def _validate_common(d, k, n, m, r, rounds, sigma):
 
 
 # --------------------------------------------------------------------------- FedRep
+class RoundResult(NamedTuple):
+    """One FedRep round: ``B_next`` (QR factor, or ``B_bar`` if QR is off), the averaged
+    pre-QR ``B_bar``, the triangular factor ``R`` (``B_bar = B_next R``; identity if QR is
+    off), the heads ``w`` (c, k) and the residuals ``X_i B w_i - y_i`` (c, m)."""
+
+    B_next: np.ndarray
+    B_bar: np.ndarray
+    R: np.ndarray
+    w: np.ndarray
+    resid: np.ndarray
+
+
+def fedrep_round(B: np.ndarray, X: np.ndarray, y: np.ndarray, eta: float, *,
+                 w_init: np.ndarray | None = None, head_steps: int | None = None,
+                 head_lr: float = 0.5, orthonormalize_B: bool = True) -> RoundResult:
+    """One round of FedRep for linear regression on the participating clients' batches.
+
+    FedRep, `002_3dc82ad2944c0e6c.txt`, Algorithm 2 (client update, server average), plus
+    the QR step of the analysed version; identical to SRPFL Appendix A eqs. (16)-(19)
+    (`000_bcc6d6f70d0908f0.txt`). With ``X`` of shape (c, m, d) and ``y`` of shape (c, m):
+
+    ``w_i = (B^T X_i^T X_i B)^{-1} B^T X_i^T y_i`` (or ``head_steps`` GD steps from ``w_init``),
+    ``B_bar = B - (eta / (c m)) sum_i X_i^T (X_i B w_i - y_i) w_i^T``, ``B_next, R = QR(B_bar)``.
+
+    Vectorised over the clients: one batched matmul, one batched k x k solve, one contraction.
+    """
+    c, m, _ = X.shape
+    A = X @ B  # (c, m, k)
+    if head_steps is None:
+        w = fit_heads(A, y)
+    else:
+        w = np.zeros((c, B.shape[1])) if w_init is None else np.array(w_init, dtype=float)
+        for _ in range(head_steps):
+            res = np.einsum("cmk,ck->cm", A, w) - y
+            w = w - head_lr * np.einsum("cmk,cm->ck", A, res) / m
+    resid = np.einsum("cmk,ck->cm", A, w) - y
+    V = np.einsum("cmd,cm->cd", X, resid)  # X_i^T r_i
+    B_bar = B - eta * (V.T @ w) / (c * m)  # (1/c) sum_i (1/m) X_i^T r_i w_i^T
+    if orthonormalize_B:
+        Q, R = np.linalg.qr(B_bar)
+        s = np.sign(np.diag(R))
+        s[s == 0] = 1.0
+        return RoundResult(Q * s, B_bar, s[:, None] * R, w, resid)
+    return RoundResult(B_bar, B_bar, np.eye(B.shape[1]), w, resid)
+
+
 def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.1,
                rounds: int = 100, *, eta: float | None = None, sigma: float = 0.0,
                head_norm: str = "sqrt_k", design: str = "gaussian", init: str = "mom",
@@ -318,22 +364,11 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
             X, y = model.sample(rng, sel, m)
         else:
             X, y = X_all[sel], y_all[sel]
-        A = X @ B  # (c, m, k)
-        if head_steps is None:
-            w = fit_heads(A, y)
-        else:
-            w = W[sel]
-            for _ in range(head_steps):
-                res = np.einsum("cmk,ck->cm", A, w) - y
-                w = w - head_lr * np.einsum("cmk,cm->ck", A, res) / m
-        W[sel] = w
-        resid = np.einsum("cmk,ck->cm", A, w) - y
-        batch_loss[t] = 0.5 * float(np.mean(resid ** 2))
-        V = np.einsum("cmd,cm->cd", X, resid)  # X_i^T r_i
-        grad = V.T @ w / (n_sel * m)  # (1/rn) sum_i (1/m) X_i^T r_i w_i^T
-        B = B - eta * grad
-        if orthonormalize_B:
-            B = orthonormalize(B)
+        rnd = fedrep_round(B, X, y, eta, w_init=W[sel], head_steps=head_steps, head_lr=head_lr,
+                           orthonormalize_B=orthonormalize_B)
+        B = rnd.B_next
+        W[sel] = rnd.w
+        batch_loss[t] = 0.5 * float(np.mean(rnd.resid ** 2))
         dist[t + 1] = principal_angle_distance(B, model.B_star)
         obj[t + 1] = population_objective(B, W, model.B_star, model.W_star, model.sigma)
     eval_mse = _eval_with_refit(model, B, m, m_test, as_generator(ss_eval))
