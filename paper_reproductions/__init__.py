@@ -7,11 +7,17 @@ sidecar through :func:`fedtheory.plotting.save_figure`.
 from __future__ import annotations
 
 from . import fedrep as _fedrep
+from . import srpfl as _srpfl
 
 FIGURES = {
     "fedrep.fig1": ("002_3dc82ad2944c0e6c.txt, Figure 1 (local MSE vs m; linear analogue)", _fedrep.figure1),
     "fedrep.fig3": ("002_3dc82ad2944c0e6c.txt, Figure 3 (dist vs rounds for several n)", _fedrep.figure3),
     "fedrep.fig4": ("002_3dc82ad2944c0e6c.txt, Figure 4 (new-client MSE vs m_new)", _fedrep.figure4),
+    "srpfl.wallclock": ("000_bcc6d6f70d0908f0.txt, Figs. 3-6 (linear analogue: dist and MSE vs wall-clock)",
+                        _srpfl.wallclock),
+    "srpfl.speedup": ("000_bcc6d6f70d0908f0.txt, Theorem 4.9 (speedup vs N)", _srpfl.speedup),
+    "srpfl.stages": ("000_bcc6d6f70d0908f0.txt, Theorem 4.7, Lemma B.1 (per-stage dist, floors, X_r)",
+                     _srpfl.stages),
 }
 
 
@@ -27,4 +33,8 @@ def reproduce(paper: str, outdir: str = "figures", full: bool = False, seed: int
         ids = [f for f in ids if f in only]
     if not ids:
         raise ValueError(f"no figures registered for paper {paper!r} yet")
-    return [FIGURES[f][1](outdir=outdir, full=full, seed=seed) for f in ids]
+    out = []
+    for f in ids:
+        res = FIGURES[f][1](outdir=outdir, full=full, seed=seed)
+        out.extend(res if isinstance(res, list) else [res])
+    return out

@@ -1,0 +1,186 @@
+"""SRPFL figures (linear analogues), `000_bcc6d6f70d0908f0.txt` / `003_5cacc3a544399ea7.txt`.
+
+The papers' figures are deep-network experiments; these are the linear analogues the
+toolkit can compute exactly:
+
+* ``srpfl_wallclock_dist`` / ``srpfl_wallclock_mse``: dist and exact test MSE against
+  simulated wall-clock time, FedRep vs FedRep-SRPFL, C.T. in {0, 10, 100} (rows), fixed vs
+  dynamic speeds and full (N = M) vs partial (N = M/5) participation (columns);
+* ``srpfl_speedup``: E[T_SRPFL]/E[T_FedRep] against N: idealised, simulated, real runs,
+  and the explicit Theorem 4.9 bound;
+* ``srpfl_stages``: one run's dist against round with the floors D_r, the per-round
+  Theorem 4.7 bound and the Lemma B.1 switching points X_r.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from fedtheory.plotting import plt, save_figure, style
+from fedtheory.random import spawn_seeds
+from fedtheory.srpfl import (expected_order_statistic, idealised_wallclock, noise_floor,
+                             run_srpfl, switch_point, theorem49_ratio_bound)
+
+COLORS = {"SRPFL": "#1f77b4", "FedRep": "#d62728"}
+
+
+def _on_grid(res_list, grid, attr):
+    """Each run's metric as a step function of wall-clock time, sampled on ``grid``."""
+    out = []
+    for res in res_list:
+        v = getattr(res, attr)
+        t = res.wall_clock
+        keep = np.isfinite(v)
+        idx = np.searchsorted(t[keep], grid, side="right") - 1
+        vals = v[keep][np.clip(idx, 0, None)]
+        vals[idx < 0] = np.nan
+        out.append(vals)
+    return np.array(out)
+
+
+def wallclock(outdir="figures", full=False, seed=0):
+    p = dict(d=20, k=2, M=100, m=20, sigma=0.1, n0=4, rounds=160, stage_lengths=15,
+             comm=[0.0, 10.0, 100.0], seeds=8 if full else 3, eval_every=4, seed=seed,
+             speed_variant="tmlr")
+    cols = [("fixed", 1.0), ("fixed", 0.2), ("dynamic", 1.0), ("dynamic", 0.2)]
+    data = {}
+    figs = {}
+    with style():
+        for metric, ylabel in (("dist", r"$\mathrm{dist}(B^t,B^*)$"), ("mse", "test MSE (exact, heads re-fit)")):
+            figs[metric] = plt.subplots(3, 4, figsize=(15, 9.5), sharey=True)
+        for i, c in enumerate(p["comm"]):
+            for j, (speeds, frac) in enumerate(cols):
+                N = int(p["M"] * frac)
+                runs = {"SRPFL": [], "FedRep": []}
+                for s in spawn_seeds(seed, p["seeds"]):
+                    kw = dict(d=p["d"], k=p["k"], M=p["M"], N=N, n0=p["n0"], m=p["m"],
+                              sigma=p["sigma"], speeds=speeds, comm_cost=c, rounds=p["rounds"],
+                              eval_every=p["eval_every"], seed=s)
+                    runs["SRPFL"].append(run_srpfl(**kw, stage_lengths=p["stage_lengths"]))
+                    runs["FedRep"].append(run_srpfl(**kw, schedule="all"))
+                tmax = min(max(r.wall_clock[-1] for r in runs["SRPFL"]),
+                           max(r.wall_clock[-1] for r in runs["FedRep"]))
+                grid = np.linspace(0, tmax, 200)
+                key = f"C={c:g}|{speeds}|N={N}"
+                data[key] = {"time": grid}
+                for metric in ("dist", "mse"):
+                    fig, axes = figs[metric]
+                    ax = axes[i, j]
+                    for name, lst in runs.items():
+                        v = _on_grid(lst, grid, metric)
+                        med = np.nanmedian(v, axis=0)
+                        lo, hi = np.nanquantile(v, [0.1, 0.9], axis=0)
+                        ax.plot(grid, med, color=COLORS[name], label=f"{'FedRep-SRPFL' if name == 'SRPFL' else 'FedRep'} (median)")
+                        ax.fill_between(grid, lo, hi, color=COLORS[name], alpha=0.2, linewidth=0)
+                        data[key][f"{name}_{metric}_median"] = med
+                    ax.set_yscale("log")
+                    part = "full (N=M)" if frac == 1 else "partial (N=M/5)"
+                    ax.set_title(f"C.T.={c:g}, {speeds} speeds, {part}", fontsize=9)
+                    if i == 2:
+                        ax.set_xlabel("simulated wall-clock time (units of 1/lambda)")
+        paths = []
+        for metric, name in (("dist", "srpfl_wallclock_dist"), ("mse", "srpfl_wallclock_mse")):
+            fig, axes = figs[metric]
+            for ax in axes[:, 0]:
+                ax.set_ylabel(r"$\mathrm{dist}(B^t,B^*)$" if metric == "dist" else "test MSE (exact)")
+            axes[0, 0].legend(loc="lower left", fontsize=8)
+            fig.suptitle(f"FedRep vs FedRep-SRPFL on wall-clock time (linear analogue): d={p['d']}, "
+                         f"k={p['k']}, M={p['M']}, m={p['m']}, sigma={p['sigma']}, n0={p['n0']}, "
+                         f"{p['stage_lengths']} rounds/stage; median and 10-90% band over {p['seeds']} seeds",
+                         fontsize=10)
+            fig.tight_layout()
+            paths.append(save_figure(fig, outdir, name, data if metric == "dist" else
+                                     {k_: {kk: vv for kk, vv in v.items() if "mse" in kk or kk == "time"}
+                                      for k_, v in data.items()}, p,
+                                     {"reference": "000_bcc6d6f70d0908f0.txt Figs. 3-6 (linear analogue)"}))
+    return paths
+
+
+def speedup(outdir="figures", full=False, seed=0):
+    p = dict(a=0.05, c_hat=1.2, n0=4, comm=[0.0, 10.0], N=[32, 64, 256, 1024, 4096],
+             real_N=[16, 64, 256] if full else [16, 64], real_seeds=6 if full else 3,
+             mc_reps=400, seed=seed)
+    Ns = np.array(p["N"])
+    data = {"N": Ns}
+    with style():
+        fig, ax = plt.subplots(figsize=(7, 4.6))
+        rng = np.random.default_rng(seed)
+        for c, ls in zip(p["comm"], ("-", "--")):
+            ideal, sim = [], []
+            for N in Ns:
+                ts, _, per_s = idealised_wallclock(int(N), p["n0"], p["a"], p["c_hat"], 1.0, c)
+                tf, rf, _ = idealised_wallclock(int(N), p["n0"], p["a"], p["c_hat"], 1.0, c, schedule="fedrep")
+                ideal.append(ts / tf)
+                sizes = [min(N, p["n0"] * 2 ** r) for r in range(len(per_s))]
+                tot_s = sum(t * (np.sort(rng.exponential(1.0, (p["mc_reps"], N)), axis=1)[:, n - 1] + c)
+                            for t, n in zip(per_s, sizes) if t)
+                tot_f = rf * (np.sort(rng.exponential(1.0, (p["mc_reps"], N)), axis=1)[:, -1] + c)
+                sim.append(float(np.mean(tot_s) / np.mean(tot_f)))
+            ax.plot(Ns, ideal, "o" + ls, color="#1f77b4", label=f"idealised (exact order-statistic means), c={c:g}")
+            ax.plot(Ns, sim, "x", color="#2ca02c", ms=9, label=f"simulated (random Exp(1) times per stage), c={c:g}")
+            ax.plot(Ns, theorem49_ratio_bound(Ns, p["c_hat"], c), ls, color="k",
+                    label=f"Theorem 4.9 explicit bound (256), c={c:g}")
+            data[f"idealised_c{c:g}"] = ideal
+            data[f"simulated_c{c:g}"] = sim
+            data[f"thm49_bound_c{c:g}"] = theorem49_ratio_bound(Ns, p["c_hat"], c)
+        real = []
+        for N, sN in zip(p["real_N"], spawn_seeds(seed, len(p["real_N"]))):
+            rs = []
+            for s in spawn_seeds(sN, p["real_seeds"]):
+                kw = dict(d=20, k=2, M=N, N=N, n0=4, m=20, sigma=0.05, speeds="iid", target=0.05,
+                          rounds=600, seed=s)
+                rs.append(run_srpfl(**kw, stage_lengths=10).time_to(0.05) /
+                          run_srpfl(**kw, schedule="all").time_to(0.05))
+            real.append(rs)
+        med = [np.median(r) for r in real]
+        ax.errorbar(p["real_N"], med, yerr=[[m_ - min(r) for m_, r in zip(med, real)],
+                                            [max(r) - m_ for m_, r in zip(med, real)]],
+                    fmt="s", color="#d62728", capsize=3,
+                    label="real exact runs, time to dist<=0.05 (median, min-max), c=0")
+        data["real_N"] = p["real_N"]
+        data["real_ratios"] = real
+        ax.axhline(1, color="0.5", lw=0.8)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("number of sampled clients N (log2 scale)")
+        ax.set_ylabel(r"$E[T_{SRPFL}] / E[T_{FedRep}]$")
+        ax.set_title(f"Wall-clock ratio vs N (a={p['a']}, c_hat={p['c_hat']}, n0={p['n0']}, lambda=1)")
+        ax.legend(fontsize=7, loc="lower left")
+        return [save_figure(fig, outdir, "srpfl_speedup", data, p,
+                            {"reference": "000_bcc6d6f70d0908f0.txt Theorem 4.9, Lemmas B.2-B.3"})]
+
+
+def stages(outdir="figures", full=False, seed=0):
+    p = dict(d=30, k=2, M=64, N=64, n0=4, m=30, sigma=0.3, speeds="iid", seed=seed)
+    pilot = run_srpfl(**p, stage_lengths=10, rounds=50)
+    a = float(np.median(pilot.a))
+    res = run_srpfl(**p, stage_lengths="lemma_b1", a_stage=a, rounds=900)
+    t = np.arange(res.dist.size)
+    with style():
+        fig, ax = plt.subplots(figsize=(8, 4.6))
+        ax.plot(t, res.dist, color="#1f77b4", label=r"$\mathrm{dist}(B^t,B^*)$ (exact run)")
+        ax.plot(t[1:], res.bound, color="0.4", lw=1, label="Theorem 4.7 bound on dist_{t+1} (a_t of the actual set)")
+        R = int(math.log2(p["N"] / p["n0"]))
+        starts = [0] + list(np.flatnonzero(np.diff(res.stage)) + 1)
+        for r, s0 in enumerate(starts):
+            s1 = starts[r + 1] if r + 1 < len(starts) else t[-1]
+            ax.hlines(noise_floor(a, 2 ** res.stage[s0]), s0, s1, colors="#d62728", lw=1.5,
+                      label="floor $D_r$" if r == 0 else None)
+            ax.axvline(s0, color="0.8", lw=0.8)
+            ax.text(s0 + 4, 0.04, f"stage {res.stage[s0]}: n={res.participants[s0]}", fontsize=7,
+                    color="0.3", rotation=90, va="bottom")
+        X = [switch_point(r, a, p["N"], p["n0"]) for r in range(R)]
+        for r, x in enumerate(X):
+            ax.axhline(x, color="#2ca02c", lw=0.8, ls=":", label="switching points $X_{r+1}$ (206)" if r == 0 else None)
+        ax.set_yscale("log")
+        ax.set_ylim(top=3)
+        ax.set_xlabel("round t")
+        ax.set_ylabel("principal-angle distance")
+        ax.set_title(f"Stages of FedRep-SRPFL (Lemma B.1 lengths, a={a:.2e}; d={p['d']}, k={p['k']}, "
+                     f"N={p['N']}, n0={p['n0']}, m={p['m']}, sigma={p['sigma']})", fontsize=9)
+        ax.legend(fontsize=7, loc="lower left")
+        return [save_figure(fig, outdir, "srpfl_stages",
+                            {"dist": res.dist, "bound": res.bound, "stage": res.stage, "a": a,
+                             "floors": [noise_floor(a, 2 ** r) for r in range(R + 1)], "X": X},
+                            {**p, "a_stage": a}, {"reference": "000_bcc6d6f70d0908f0.txt Thm 4.7, Cor A.11, Lemma B.1"})]
