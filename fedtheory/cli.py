@@ -1,4 +1,4 @@
-"""Command-line interface: ``fedtheory verify | list | reproduce``.
+"""Command-line interface: ``fedtheory verify | list | reproduce | speedup``.
 
 Errors in user input print one line on stderr and exit with status 2.
 ``verify`` exits 1 if any claim has status ``fails``, else 0.
@@ -78,6 +78,26 @@ def _reproduce(args) -> int:
     return 0
 
 
+def _speedup(args) -> int:
+    from .srpfl import idealised_wallclock, lemma_b2_bound, lemma_b3_bound, theorem49_ratio_bound
+
+    rows = []
+    for N in args.N:  # compute first, so bad input fails before anything is printed
+        ts, _, _ = idealised_wallclock(N, args.n0, args.a, args.c_hat, args.lam, args.c)
+        tf, _, _ = idealised_wallclock(N, args.n0, args.a, args.c_hat, args.lam, args.c,
+                                       schedule="fedrep")
+        rows.append((N, ts, tf, theorem49_ratio_bound(N, args.c_hat, args.c),
+                     lemma_b2_bound(N, args.a, args.c_hat, args.lam, args.c),
+                     lemma_b3_bound(N, args.a, args.c_hat, args.lam)))
+    print(f"idealised wall-clock (SRPFL Thm 4.9 model): n0={args.n0}, a={args.a}, c={args.c}, "
+          f"c_hat={args.c_hat}, lambda={args.lam}")
+    print(f"{'N':>7} {'T_SRPFL':>11} {'T_FedRep':>11} {'ratio':>7} {'Thm4.9':>7} {'B.2 bound':>11} "
+          f"{'B.3 bound':>11}")
+    for N, ts, tf, t49, b2, b3 in rows:
+        print(f"{N:>7} {ts:>11.4g} {tf:>11.4g} {ts / tf:>7.3f} {t49:>7.3f} {b2:>11.4g} {b3:>11.4g}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fedtheory", description="Check federated-learning theory against exact "
                 "computation on linear models.")
@@ -101,6 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--figure", action="append", help="only this figure id (repeatable)")
     r.set_defaults(func=_reproduce)
+    s = sub.add_parser("speedup", help="SRPFL vs FedRep idealised wall-clock times (Theorem 4.9)")
+    s.add_argument("--N", type=int, nargs="+", default=[256, 1024, 4096])
+    s.add_argument("--n0", type=int, default=4)
+    s.add_argument("--a", type=float, default=0.05, help="contraction constant a of Theorem 4.7")
+    s.add_argument("--c", type=float, default=0.0, help="communication cost C = c/lambda")
+    s.add_argument("--c-hat", dest="c_hat", type=float, default=1.2, help="target factor in (1, sqrt 2)")
+    s.add_argument("--lam", type=float, default=1.0, help="exponential rate of compute times")
+    s.set_defaults(func=_speedup)
     return p
 
 

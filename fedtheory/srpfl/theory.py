@@ -190,7 +190,11 @@ def idealised_wallclock(N, n0, a, c_hat, lam=1.0, c=0.0, d0=1.0, schedule="srpfl
     ``E[T_(N:N)] + C``. Returns ``(time, rounds, rounds_per_stage)``.
     Scalar arguments only.
     """
-    check_real(c_hat, "c_hat", 1, math.sqrt(2), low_open=True, high_open=True)
+    from .._validation import check_int
+
+    N = check_int(N, "N", 2)
+    n0 = check_int(n0, "n0", 1, N, why=f"1 <= n0 <= N={N}")
+    check_real(c_hat, "c_hat", 1, math.sqrt(2), low_open=True, high_open=True, why="eq. (12)")
     a = float(_check_a(a))
     check_real(lam, "lam", 0, low_open=True)
     check_real(c, "c", 0)
