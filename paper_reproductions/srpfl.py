@@ -104,7 +104,7 @@ def speedup(outdir="figures", full=False, seed=0):
     Ns = np.array(p["N"])
     data = {"N": Ns}
     with style():
-        fig, ax = plt.subplots(figsize=(7, 4.6))
+        fig, ax = plt.subplots(figsize=(10, 4.6))
         rng = np.random.default_rng(seed)
         for c, ls in zip(p["comm"], ("-", "--")):
             ideal, sim = [], []
@@ -146,7 +146,7 @@ def speedup(outdir="figures", full=False, seed=0):
         ax.set_xlabel("number of sampled clients N (log2 scale)")
         ax.set_ylabel(r"$E[T_{SRPFL}] / E[T_{FedRep}]$")
         ax.set_title(f"Wall-clock ratio vs N (a={p['a']}, c_hat={p['c_hat']}, n0={p['n0']}, lambda=1)")
-        ax.legend(fontsize=7, loc="lower left")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         return [save_figure(fig, outdir, "srpfl_speedup", data, p,
                             {"reference": "000_bcc6d6f70d0908f0.txt Theorem 4.9, Lemmas B.2-B.3"})]
 
