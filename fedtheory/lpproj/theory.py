@@ -1,0 +1,294 @@
+"""Closed forms of lp-proj's linear analysis (Section 4.2 and Appendix B).
+
+Source: Han, Li, Lin, Zhang, "A Random Projection Approach to Personalized Federated
+Learning", JMLR 25 (2024), seed file `001_f32187b9e5e0af1a.txt`.
+
+Model (App. B): client k has ``y_k = Xi_k w_k + z_k``, ``z_k ~ N(0, sigma^2 I_n)``, fixed design
+with ``Xi_k^T Xi_k = n b I_d``; so ``w_hat_k ~ N(w_k, sigma^2/(b n) I_d)`` and the test loss of
+a personalised model ``x_k`` is ``sigma^2/2 + (b/2) E||x_k - w_k||^2`` (eq. 35). One round,
+infinitely many local steps, full participation, beta = 1 (Sec. 4.2 "Our Setting").
+Byzantine clients (``N_a`` of ``N``) replace their messages; the server divides by ``N`` and
+losses are averaged over the ``N_b = N - N_a`` benign clients.
+
+Printed forms that we believe wrong are available through ``variant="printed"``
+(see the claims ``lpproj.*.erratum``).
+
+All loss functions broadcast over ``lam`` (and the other numeric arguments) like
+``scipy.special``.
+"""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from .._validation import check_choice, check_int, check_real
+
+__all__ = ["METHODS", "ATTACKS", "effective_heterogeneity", "test_loss", "optimal_lambda",
+           "lemma29_argmin", "minimal_loss", "proposition16_threshold", "fairness_V",
+           "expected_fairness_V", "signflip_moments", "loss_derivative_lpproj",
+           "lambda_star_symbolic"]
+
+METHODS = ("local", "fedavg", "pfedme", "ditto", "lp-proj-2")
+ATTACKS = (None, "same-value", "sign-flip", "gaussian")
+
+
+def _out(x):
+    x = np.asarray(x, dtype=float)
+    return float(x) if x.ndim == 0 else x
+
+
+def _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0):
+    N = check_int(N, "N", 2)
+    n = check_int(n, "n", 1)
+    d = check_int(d, "d", 1)
+    d_sub = check_int(d_sub, "d_sub", 1, d, why=f"d_sub <= d, d={d}")
+    check_real(b, "b", 0, low_open=True)
+    check_real(sigma, "sigma", 0)
+    if np.any(np.asarray(Sigma, float) < 0):
+        raise ValueError(f"`Sigma` must be >= 0 (a heterogeneity, a variance per dimension); got {Sigma!r}")
+    check_choice(attack, "attack", ATTACKS)
+    if attack is None:
+        N_a = 0 if N_a is None else check_int(N_a, "N_a", 0, 0, why="no attack: N_a must be 0")
+    else:
+        N_a = check_int(N_a, "N_a", 0, N - 1, why=f"0 <= N_a < N, N={N}")
+        if attack in ("same-value", "gaussian"):
+            check_real(tau, "tau", 0, why="attack standard deviation")
+        else:
+            if M0 is None:
+                raise ValueError("`M0` (eq. 41, the mean trace per dimension of the sign-flip "
+                                 "message covariance) is required for attack='sign-flip'")
+            check_real(M0, "M0", 0)
+    return N, n, d, d_sub, N_a
+
+
+def effective_heterogeneity(Sigma, N, n, b, sigma, attack=None, N_a=0, tau=0.0, M0=None):
+    """``D = Sigma + (N_a/N^2)(tau^2 - sigma^2/(b n))`` (``M0`` in place of ``tau^2`` for sign-flip).
+
+    Our reformulation of Theorem 30 / App. B.3 (`001_f32187b9e5e0af1a.txt`): every attacked
+    benign-average loss equals the clean formula with ``Sigma -> D``. ``D = Sigma`` without attack.
+    """
+    if attack is None or N_a == 0:
+        return _out(Sigma)
+    t2 = M0 if attack == "sign-flip" else np.asarray(tau, float) ** 2
+    return _out(np.asarray(Sigma, float) + N_a / N ** 2 * (t2 - sigma ** 2 / (b * n)))
+
+
+def test_loss(method: str, lam=1.0, *, N: int = 100, n: int = 200, d: int = 100, d_sub: int = 10,
+              b: float = 1.0, sigma: float = 1.0, Sigma=0.1, attack: str | None = None,
+              N_a: int = 0, tau: float = 0.0, M0: float | None = None, variant: str = "corrected"):
+    """Benign-average test loss of a method in the linear model (uniform-heterogeneity form).
+
+    `001_f32187b9e5e0af1a.txt`: clean losses App. B.2 (uniformity (36)); same-value and
+    Gaussian attacks Theorem 30, eq. (39) (uniformity (37), ``Sigma`` = Sigma_1); sign-flip
+    App. B.3.3 (uniformity (40)-(41), ``Sigma`` = Sigma_2, ``M0`` of (41)). With
+    ``N_b = N - N_a`` and ``t2 = tau^2`` (``M0`` for sign-flip):
+
+    * local: ``sigma^2/2 + sigma^2 d/(2n)``;
+    * fedavg: ``sigma^2/2 + (b d/(2N^2))(N_b sigma^2/(b n) + N_a t2) + b d Sigma/2``;
+    * pfedme = ditto: ``sigma^2/2 + (b d/2)[(b^2 + 2b lam/N + N_b lam^2/N^2) sigma^2/(b n)
+      + N_a lam^2 t2/N^2]/(b+lam)^2 + b lam^2 d Sigma/(2(b+lam)^2)``;
+    * lp-proj-2: the pfedme expression with ``d -> d_sub``, plus ``(d - d_sub) sigma^2/(2n)``.
+
+    ``variant="printed"`` reproduces the paper's typeset forms: the bias term of pfedme and
+    lp-proj-2 divided by an extra ``N`` (App. B.2, last lines of L^Me and L^l2) and, for
+    lp-proj-2, ``lam^2/N^2`` in place of ``lam^2/N`` in the variance (App. B.2, distribution of
+    x_k^l2); both only for the clean case.
+
+    Parameters
+    ----------
+    method : {"local", "fedavg", "pfedme", "ditto", "lp-proj-2"}
+    lam : array_like
+        Personalisation strength lambda >= 0 (broadcasts).
+    N, n, d, d_sub : int
+        Clients, samples per client, dimension, projected dimension (``d_sub <= d``).
+    b : float
+        Design scale (``Xi^T Xi = n b I``), > 0.
+    sigma : float
+        Label-noise standard deviation.
+    Sigma : float or array_like
+        Heterogeneity per dimension (Sigma, Sigma_1 or Sigma_2 as the attack needs).
+    attack : {None, "same-value", "sign-flip", "gaussian"}
+    N_a : int
+        Malicious clients, ``0 <= N_a < N``.
+    tau : float
+        Attack standard deviation (same-value, Gaussian).
+    M0 : float
+        Sign-flip message covariance trace per dimension, eq. (41).
+    """
+    check_choice(method, "method", METHODS)
+    check_choice(variant, "variant", ("corrected", "printed"))
+    N, n, d, d_sub, N_a = _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0)
+    lam = np.asarray(lam, dtype=float)
+    if np.any(lam < 0):
+        raise ValueError(f"`lam` must be >= 0; got lam={lam!r}")
+    Sigma = np.asarray(Sigma, float)
+    N_b = N - N_a
+    t2 = 0.0 if N_a == 0 else (M0 if attack == "sign-flip" else tau ** 2)
+    s2 = sigma ** 2
+    base = s2 / 2
+    if method == "local":
+        return _out(base + s2 * d / (2 * n) + 0 * lam)
+    if method == "fedavg":
+        return _out(base + b * d / (2 * N ** 2) * (N_b * s2 / (b * n) + N_a * t2) + b * d * Sigma / 2 + 0 * lam)
+    dim = d if method in ("pfedme", "ditto") else d_sub
+    var_coef = b ** 2 + 2 * b * lam / N + N_b * lam ** 2 / N ** 2
+    bias_div = 1.0
+    if variant == "printed":
+        if N_a:
+            raise ValueError("`variant`='printed' is defined for the clean losses only")
+        bias_div = N
+        if method == "lp-proj-2":
+            var_coef = b ** 2 + 2 * b * lam / N + lam ** 2 / N ** 2
+    out = base + b * dim / 2 * (var_coef * s2 / (b * n) + N_a * lam ** 2 * t2 / N ** 2) / (b + lam) ** 2 \
+        + b * lam ** 2 * dim * Sigma / (2 * bias_div * (b + lam) ** 2)
+    if method == "lp-proj-2":
+        out = out + (d - d_sub) * s2 / (2 * n)
+    return _out(out)
+
+
+@functools.lru_cache(maxsize=None)
+def lambda_star_symbolic():
+    """Derive the optimal lambda with sympy from the pfedme / lp-proj-2 loss (Lemma 29).
+
+    Builds ``L(lam)`` of :func:`test_loss` (attacked, general ``t2``) symbolically, solves
+    ``dL/dlam = 0`` and returns ``(expression, lambdified function of (N, n, b, sigma, Sigma,
+    N_a, t2))``. The same root comes out for lp-proj-2 (``d`` factors out), and it equals
+    Lemma 29's ``(2C - Bb)/(2Ab - B)`` (App. B.2; Theorem 30).
+    """
+    import sympy as sp
+
+    lam, N, n, b, sg, Sg, Na, t2, dim = sp.symbols("lam N n b sigma Sigma N_a t2 dim", positive=True)
+    Nb = N - Na
+    L = sg ** 2 / 2 + b * dim / 2 * ((b ** 2 + 2 * b * lam / N + Nb * lam ** 2 / N ** 2) * sg ** 2 / (b * n)
+                                     + Na * lam ** 2 * t2 / N ** 2) / (b + lam) ** 2 \
+        + b * lam ** 2 * dim * Sg / (2 * (b + lam) ** 2)
+    num = sp.factor(sp.together(sp.diff(L, lam)))
+    roots = sp.solve(sp.numer(num), lam)
+    roots = [r for r in roots if r != 0]
+    if len(roots) != 1:
+        raise RuntimeError(f"unexpected stationary points {roots}")
+    expr = sp.simplify(roots[0])
+    f = sp.lambdify((N, n, b, sg, Sg, Na, t2), expr, "numpy")
+    return expr, f
+
+
+def lemma29_argmin(A, B, C, b):
+    """Lemma 29: the minimiser over lam >= 0 of ``(A lam^2 + B lam + C)/(lam + b)^2`` is
+    ``(2C - Bb)/(2Ab - B)`` when ``2Ab - B > 0`` and ``Bb - 2C < 0`` (NaN otherwise)."""
+    A, B, C, b = (np.asarray(x, float) for x in (A, B, C, b))
+    ok = (2 * A * b - B > 0) & (B * b - 2 * C < 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _out(np.where(ok, (2 * C - B * b) / (2 * A * b - B), np.nan))
+
+
+def optimal_lambda(*, N: int = 100, n: int = 200, d: int = 100, d_sub: int = 10, b: float = 1.0,
+                   sigma: float = 1.0, Sigma=0.1, attack: str | None = None, N_a: int = 0,
+                   tau: float = 0.0, M0: float | None = None):
+    """Optimal lambda of pfedme/ditto and lp-proj-2 (the same for both).
+
+    ``lambda^* = (1 - 1/N) sigma^2/n / Sigma`` clean (App. B.2), ``lambda_1^*`` under same-value /
+    Gaussian attacks (Theorem 30) and ``lambda_2^*`` under sign-flip (App. B.3.3):
+    ``(1 - 1/N) sigma^2/n / D`` with ``D`` the :func:`effective_heterogeneity`. Evaluated from
+    the sympy derivation :func:`lambda_star_symbolic`, not typed in. Returns inf when D <= 0
+    (the loss is then decreasing in lam).
+    """
+    N, n, d, d_sub, N_a = _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0)
+    t2 = 0.0 if N_a == 0 else (M0 if attack == "sign-flip" else tau ** 2)
+    _, f = lambda_star_symbolic()
+    D = np.asarray(effective_heterogeneity(Sigma, N, n, b, sigma, attack, N_a, tau, M0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        val = np.asarray(f(N, n, b, sigma, np.asarray(Sigma, float), N_a, t2), float)
+    return _out(np.where(D > 0, val, np.inf))
+
+
+def minimal_loss(method: str, **kw):
+    """Loss at the optimal lambda (App. B.2 minimal losses; (38) under attack)."""
+    lam = optimal_lambda(**{k: v for k, v in kw.items() if k != "variant"})
+    return test_loss(method, lam, **kw)
+
+
+def proposition16_threshold(lam_star, b):
+    """Proposition 16 (ii): lp-proj-2 beats pfedme iff ``lam >= 2 lam*/(1 - lam*/b)`` when
+    ``lam* < b`` (inf otherwise: then lp-proj-2 never beats pfedme)."""
+    ls, b = np.asarray(lam_star, float), np.asarray(b, float)
+    with np.errstate(divide="ignore"):
+        return _out(np.where(ls < b, 2 * ls / (1 - ls / b), np.inf))
+
+
+def loss_derivative_lpproj(lam, *, d_sub, **kw):
+    """Remark 17/31 (corrected parenthesisation): ``dL^{l2,att1}/dlam = (d_sub/d) dL^{Me,att1}/dlam``,
+    ``= (b d_sub sigma^2/n)((1/N - 1) b + (N_b/N - 1) lam/N)/(b+lam)^3 + b^2 lam d_sub
+    (N_a tau^2/N^2 + Sigma_1)/(b+lam)^3``."""
+    N, n, b, sigma = kw["N"], kw["n"], kw.get("b", 1.0), kw.get("sigma", 1.0)
+    N_a, tau, Sigma = kw.get("N_a", 0), kw.get("tau", 0.0), kw.get("Sigma", 0.1)
+    lam = np.asarray(lam, float)
+    N_b = N - N_a
+    return _out(b * d_sub * sigma ** 2 / n * ((1 / N - 1) * b + (N_b / N - 1) * lam / N) / (b + lam) ** 3
+                + b ** 2 * lam * d_sub * (N_a * tau ** 2 / N ** 2 + Sigma) / (b + lam) ** 3)
+
+
+def _tvar(a):
+    """Population variance across clients, eq. (44): (1/N) sum a_k^2 - ((1/N) sum a_k)^2."""
+    a = np.asarray(a, float)
+    return a.var(axis=-1)
+
+
+def fairness_V(method: str, lam, W, *, b: float = 1.0, P=None):
+    """Across-client variance of the noise-averaged test losses (Theorem 32, eq. (45)).
+
+    ``W`` holds the true ``w_k`` as rows (N, d). ``V^loc = 0``, ``V^Avg = (b^2/4) var(||w_bar - w_k||^2)``,
+    ``V^Me = V^Di = b^2 lam^4/(4(b+lam)^4) var(||w_bar - w_k||^2)``, ``V^l2`` the same with
+    ``||P(w_bar - w_k)||^2`` (orthonormal-row ``P``).
+    """
+    check_choice(method, "method", METHODS)
+    W = np.asarray(W, float)
+    lam = np.asarray(lam, float)
+    dev = W - W.mean(axis=0)
+    if method == "local":
+        return _out(0 * lam)
+    if method == "lp-proj-2":
+        if P is None:
+            raise ValueError("`P` (d_sub x d, orthonormal rows) is required for lp-proj-2")
+        dev = dev @ np.asarray(P, float).T
+    v = _tvar(np.sum(dev ** 2, axis=1))
+    if method == "fedavg":
+        return _out(b ** 2 / 4 * v + 0 * lam)
+    return _out(b ** 2 * lam ** 4 / (4 * (b + lam) ** 4) * v)
+
+
+def expected_fairness_V(method: str, lam, *, N: int, Sigma_w, b: float = 1.0, P=None,
+                        variant: str = "corrected"):
+    """``E V`` for ``w_k ~ N(mu_w, Sigma_w)`` i.i.d. (Proposition 18, Theorem 32, eqs. (46)-(48)).
+
+    Corrected: ``E var(||w_bar - w_k||^2) = 2(N-1)(N-2)/N^2 tr(Sigma_w^2)``; the paper prints
+    ``4(N-1)(N-2)/N^2`` (``variant="printed"``; factor 1/2 lost in (49)(d)). For lp-proj-2 the
+    trace is ``tr((P Sigma_w P^T)^2)``.
+    """
+    check_choice(method, "method", METHODS)
+    check_choice(variant, "variant", ("corrected", "printed"))
+    S = np.asarray(Sigma_w, float)
+    if method == "lp-proj-2":
+        if P is None:
+            raise ValueError("`P` is required for lp-proj-2")
+        P = np.asarray(P, float)
+        S = P @ S @ P.T
+    const = (2.0 if variant == "corrected" else 4.0) * (N - 1) * (N - 2) / N ** 2
+    ev = const * float(np.sum(S * S))
+    lam = np.asarray(lam, float)
+    if method == "local":
+        return _out(0 * lam)
+    if method == "fedavg":
+        return _out(b ** 2 / 4 * ev + 0 * lam)
+    return _out(b ** 2 * lam ** 4 / (4 * (b + lam) ** 4) * ev)
+
+
+def signflip_moments(w, tau, sigma, b, n):
+    """Mean and covariance of a sign-flip message ``-|c| w_hat``, ``c ~ N(0, tau^2)``,
+    ``w_hat ~ N(w, sigma^2/(b n) I)`` (eqs. (42)-(43)): mean ``-sqrt(2/pi) tau w``, covariance
+    ``((pi-2)/pi) tau^2 w w^T + tau^2 sigma^2/(b n) I``."""
+    w = np.asarray(w, float)
+    mean = -math.sqrt(2 / math.pi) * tau * w
+    cov = (math.pi - 2) / math.pi * tau ** 2 * np.outer(w, w) + tau ** 2 * sigma ** 2 / (b * n) * np.eye(w.size)
+    return mean, cov
