@@ -1,0 +1,264 @@
+"""Exact solutions, Monte Carlo and exact runs of Algorithm 1 in lp-proj's linear model.
+
+`001_f32187b9e5e0af1a.txt`: solutions App. B.1; attacks Sec. 4.2 / App. B.3 (the server
+divides by N; losses over benign clients); Algorithm 1 (lines 7, 8 and 12; eqs. (3), (4), (6)).
+Everything is vectorised over clients and Monte Carlo replications.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._validation import check_choice, check_int, check_real
+from ..linalg import batched_solve
+from ..montecarlo import Estimate, mc_mean
+from ..random import SeedLike, as_generator
+from .model import LinearFLProblem
+from .theory import ATTACKS, METHODS
+
+__all__ = ["attack_messages", "closed_form_models", "benign_losses", "mc_test_loss",
+           "test_loss_general", "lpproj2_general_solution", "Algorithm1Result", "run_algorithm1",
+           "admm_l1_inner"]
+
+
+def _check_attack(attack, N_a, N):
+    check_choice(attack, "attack", ATTACKS)
+    if attack is None:
+        return 0
+    return check_int(N_a, "N_a", 0, N - 1, why=f"0 <= N_a < N, N={N}")
+
+
+def attack_messages(rng: np.random.Generator, attack: str, honest: np.ndarray, tau: float) -> np.ndarray:
+    """Byzantine messages replacing ``honest`` (shape (..., N_a, m)), Sec. 4.2:
+    same-value ``c 1`` and sign-flip ``-|c| honest`` with ``c ~ N(0, tau^2)`` per client,
+    Gaussian ``N(0, tau^2 I)``."""
+    shape = honest.shape
+    if attack == "same-value":
+        return tau * rng.standard_normal(shape[:-1] + (1,)) * np.ones(shape)
+    if attack == "gaussian":
+        return tau * rng.standard_normal(shape)
+    if attack == "sign-flip":
+        return -np.abs(tau * rng.standard_normal(shape[:-1] + (1,))) * honest
+    raise ValueError(f"`attack` must be one of: 'same-value', 'sign-flip', 'gaussian'; got {attack!r}")
+
+
+def closed_form_models(method: str, w_hat: np.ndarray, lam: float, b: float, P: np.ndarray | None = None,
+                       *, attack: str | None = None, N_a: int = 0, tau: float = 0.0,
+                       rng: np.random.Generator | None = None) -> np.ndarray:
+    """Personalised models ``x_k`` of each method from the estimates ``w_hat`` (..., N, d).
+
+    App. B.1 with ``b_k = b`` and orthonormal-row ``P``: fedavg ``x_k = m``; pfedme = ditto
+    ``x_k = (b w_hat_k + lam m)/(b+lam)`` with ``m`` the server average; lp-proj-2
+    ``x_k = P^T (b P w_hat_k + lam m)/(b+lam) + (I - P^T P) w_hat_k`` with ``m`` the average of the
+    ``P w_hat_k``. Malicious clients (the last ``N_a``) send :func:`attack_messages`; the server
+    divides by N (Sec. 4.2).
+    """
+    check_choice(method, "method", METHODS)
+    N = w_hat.shape[-2]
+    N_a = _check_attack(attack, N_a, N)
+    if method == "local":
+        return w_hat
+    proj = method == "lp-proj-2"
+    msgs = w_hat @ P.T if proj else w_hat
+    if N_a:
+        msgs = msgs.copy()
+        msgs[..., N - N_a:, :] = attack_messages(rng, attack, msgs[..., N - N_a:, :], tau)
+    m = msgs.sum(axis=-2, keepdims=True) / N
+    if method == "fedavg":
+        return np.broadcast_to(m, w_hat.shape)
+    if not proj:
+        return (b * w_hat + lam * m) / (b + lam)
+    Pw = w_hat @ P.T
+    return ((b * Pw + lam * m) / (b + lam)) @ P + w_hat - Pw @ P
+
+
+def benign_losses(x: np.ndarray, W: np.ndarray, b: float, sigma: float, N_a: int = 0) -> np.ndarray:
+    """Benign-average test loss per replication: ``sigma^2/2 + (b/2) mean_{k benign} ||x_k - w_k||^2``
+    (eq. (35), test noise averaged exactly)."""
+    N = W.shape[0]
+    diff = x[..., : N - N_a, :] - W[: N - N_a]
+    return sigma ** 2 / 2 + b / 2 * np.mean(np.sum(diff ** 2, axis=-1), axis=-1)
+
+
+def mc_test_loss(method: str, problem: LinearFLProblem, lam: float, *, attack: str | None = None,
+                 N_a: int = 0, tau: float = 0.0, n_samples: int = 20_000, chunk: int = 2_000,
+                 seed: SeedLike = 0, confidence: float = 0.99) -> Estimate:
+    """Monte Carlo estimate of the benign-average test loss, vectorised over replications
+    (training noise drawn as ``w_hat ~ N(w_k, sigma^2/(b n) I)``, exact in law; attack noise fresh)."""
+    check_real(lam, "lam", 0)
+    p = problem
+
+    def sampler(g, size):
+        wh = p.sample_w_hat(g, size)
+        x = closed_form_models(method, wh, lam, p.b, p.P, attack=attack, N_a=N_a, tau=tau, rng=g)
+        return benign_losses(x, p.W, p.b, p.sigma, N_a if attack else 0)
+
+    return mc_mean(sampler, n_samples, seed, chunk=chunk, confidence=confidence)
+
+
+def test_loss_general(method: str, lam, problem: LinearFLProblem, *, attack: str | None = None,
+                      N_a: int = 0, tau: float = 0.0):
+    """Exact benign-average test loss for the given true ``W`` (no uniformity assumption; App. B.3).
+
+    With ``m`` the expected aggregate, ``V_a`` the summed trace of the malicious messages'
+    covariances and ``B = (1/N_b) sum_{benign} ||m - w_k||^2`` (``P``-projected for lp-proj-2):
+    fedavg ``sigma^2/2 + (b/(2N^2))(N_b sigma^2 d/(b n) + V_a) + (b/2) B``; pfedme/ditto
+    ``sigma^2/2 + b/(2(b+lam)^2) [d (b^2 + 2 b lam/N + N_b lam^2/N^2) sigma^2/(b n) + lam^2 V_a/N^2 + lam^2 B]``;
+    lp-proj-2 the same in ``d_sub`` plus ``(d - d_sub) sigma^2/(2n)``. Malicious = the last N_a.
+    """
+    check_choice(method, "method", METHODS)
+    p = problem
+    N, d, d_sub, b, s2 = p.N, p.d, p.d_sub, p.b, p.sigma ** 2
+    N_a = _check_attack(attack, N_a, N)
+    N_b = N - N_a
+    lam = np.asarray(lam, float)
+    if method == "local":
+        return float(s2 / 2 + s2 * d / (2 * p.n)) + 0 * lam
+    proj = method == "lp-proj-2"
+    Wm = p.W @ p.P.T if proj else p.W
+    dim = d_sub if proj else d
+    ben, mal = Wm[:N_b], Wm[N_b:]
+    if attack == "sign-flip":
+        mvec = (ben.sum(0) - math.sqrt(2 / math.pi) * tau * mal.sum(0)) / N
+        V_a = float(np.sum((math.pi - 2) / math.pi * tau ** 2 * np.sum(mal ** 2, axis=1)
+                           + tau ** 2 * s2 * dim / (b * p.n)))
+    else:
+        mvec = ben.sum(0) / N
+        V_a = N_a * tau ** 2 * dim
+    B = float(np.mean(np.sum((mvec - ben) ** 2, axis=1)))
+    if method == "fedavg":
+        return s2 / 2 + b / (2 * N ** 2) * (N_b * s2 * d / (b * p.n) + V_a) + b / 2 * B + 0 * lam
+    out = s2 / 2 + b / (2 * (b + lam) ** 2) * (dim * (b ** 2 + 2 * b * lam / N + N_b * lam ** 2 / N ** 2)
+                                              * s2 / (b * p.n) + lam ** 2 * V_a / N ** 2 + lam ** 2 * B)
+    if proj:
+        out = out + (d - d_sub) * s2 / (2 * p.n)
+    return out
+
+
+def lpproj2_general_solution(G: np.ndarray, h: np.ndarray, P: np.ndarray, lam: float):
+    """lp-proj-2's global and personalised solutions for general designs and any full-row-rank ``P``
+    (our closed form from ``sum_k grad F_k = 0``, App. B.1): with ``M_k = G_k + lam P^T P``
+    (``G_k = Xi_k^T Xi_k / n``, ``h_k = Xi_k^T y_k / n``),
+    ``w = [sum_k (I - lam P M_k^{-1} P^T)]^{-1} sum_k P M_k^{-1} h_k`` and ``x_k = M_k^{-1}(h_k + lam P^T w)``."""
+    M = G + lam * P.T @ P
+    Minv_PT = np.linalg.solve(M, np.broadcast_to(P.T, M.shape[:-2] + P.T.shape))  # (N, d, d_sub)
+    Minv_h = np.linalg.solve(M, h[..., None])[..., 0]
+    A = np.sum(np.eye(P.shape[0]) - lam * P @ Minv_PT, axis=0)
+    w = np.linalg.solve(A, np.sum(Minv_h @ P.T, axis=0))
+    x = np.linalg.solve(M, (h + lam * w @ P)[..., None])[..., 0]
+    return w, x
+
+
+def admm_l1_inner(G, h, P, w, lam, *, rho: float | None = None, nu: float = 1e-10,
+                  max_iter: int = 10_000):
+    """Inner solve of lp-proj-1 (p = 1), vectorised over clients:
+    ``min_x (1/2) x^T G_k x - h_k^T x + lam ||w_k - P x||_1`` by ADMM on ``z = w_k - P x``.
+
+    The paper leaves the p = 1 inner solver open (Algorithm 1, line 7 with a nonsmooth
+    objective). We use scaled ADMM with penalty ``rho`` (default ``lam``) and stop when the
+    squared primal and dual residuals are both <= ``nu`` (the paper's accuracy parameter).
+    Returns ``(x, iterations)``.
+    """
+    rho = lam if rho is None else rho
+    Nc, d = h.shape
+    K = G + rho * P.T @ P
+    x = np.zeros((Nc, d))
+    z = w - x @ P.T
+    u = np.zeros_like(z)
+    for it in range(1, max_iter + 1):
+        x = np.linalg.solve(K, (h + rho * (w - z + u) @ P)[..., None])[..., 0]
+        Px = x @ P.T
+        z_old = z
+        v = w - Px + u
+        z = np.sign(v) * np.maximum(np.abs(v) - lam / rho, 0.0)
+        r = w - Px - z
+        u = u + r
+        s = rho * (z - z_old) @ P
+        if np.max(np.sum(r ** 2, -1)) <= nu and np.max(np.sum(s ** 2, -1)) <= nu:
+            break
+    return x, it
+
+
+@dataclass(frozen=True, eq=False)
+class Algorithm1Result:
+    """Output of :func:`run_algorithm1`: the global ``w`` (d_sub, or d for pfedme/fedavg), the
+    personalised ``x`` (N, d), and the per-round global iterates ``history`` (T+1, ...)."""
+
+    w: np.ndarray
+    x: np.ndarray
+    history: np.ndarray
+    params: dict
+
+    def summary(self) -> str:
+        return f"Algorithm1Result({self.params})"
+
+    __repr__ = summary
+
+
+def run_algorithm1(problem: LinearFLProblem, lam: float, *, method: str = "lp-proj", p: int = 2,
+                   T: int = 1, R: int = 300, S: int | None = None, beta: float = 1.0,
+                   eta: float = 1.0, attack: str | None = None, N_a: int = 0, tau: float = 0.0,
+                   data=None, nu: float = 1e-10, w0=None, seed: SeedLike = 0) -> Algorithm1Result:
+    """Run Algorithm 1 exactly on the linear-regression losses ``f_k(x) = ||Xi_k x - y_k||^2/(2n)``.
+
+    `001_f32187b9e5e0af1a.txt`, Algorithm 1. Each round every client takes ``R`` local steps
+    (line 8; p = 2: ``w <- w - eta lam (w - P x)``; p = 1: ``w <- w - eta lam sign(w - P x)``),
+    each after an inner solve of (3) (p = 2 exact linear solve; p = 1 :func:`admm_l1_inner` to
+    accuracy ``nu``); the server samples ``S`` clients without replacement and sets
+    ``w <- (1 - beta) w + beta mean`` (line 12). Malicious clients (the last ``N_a``) replace their
+    message. Finally each client solves the inner problem at the final ``w``.
+
+    ``method="pfedme"`` is lp-proj-2 with ``P = I``; ``method="fedavg"`` runs ``R`` gradient steps
+    of size ``eta`` on ``f_k`` from the global model and averages (``x_k`` = global);
+    ``method="ditto"`` is fedavg's global followed by the exact prox step ``x_k`` of pfedme.
+    ``data=(Xi, y)`` by default is drawn from ``problem`` with ``seed``.
+    """
+    check_choice(method, "method", ("lp-proj", "pfedme", "fedavg", "ditto"))
+    check_choice(p, "p", (1, 2))
+    check_real(lam, "lam", 0)
+    T = check_int(T, "T", 1)
+    R = check_int(R, "R", 1)
+    N = problem.N
+    S = N if S is None else check_int(S, "S", 1, N)
+    N_a = _check_attack(attack, N_a, N)
+    rng = as_generator(seed)
+    Xi, y = problem.sample_data(rng) if data is None else data
+    n = Xi.shape[1]
+    G = np.swapaxes(Xi, 1, 2) @ Xi / n
+    h = np.einsum("knd,kn->kd", Xi, y) / n
+    d = problem.d
+    P = problem.P if method == "lp-proj" else np.eye(d)
+    dim = P.shape[0]
+    w = np.zeros(dim) if w0 is None else np.asarray(w0, float).copy()
+    hist = [w.copy()]
+    M = G + lam * P.T @ P
+
+    def inner(wk):  # wk: (N, dim)
+        if p == 2 or method == "fedavg":
+            return np.linalg.solve(M, (h + lam * wk @ P)[..., None])[..., 0]
+        return admm_l1_inner(G, h, P, wk, lam, nu=nu)[0]
+
+    for _ in range(T):
+        wk = np.broadcast_to(w, (N, dim)).copy()
+        for _ in range(R):
+            if method in ("fedavg", "ditto"):
+                wk = wk - eta * (np.einsum("kij,kj->ki", G, wk) - h)  # GD on f_k
+            else:
+                diff = wk - inner(wk) @ P.T
+                wk = wk - eta * lam * (diff if p == 2 else np.sign(diff))
+        if N_a:
+            wk[N - N_a:] = attack_messages(rng, attack, wk[N - N_a:], tau)
+        sel = rng.choice(N, size=S, replace=False) if S < N else np.arange(N)
+        w = (1 - beta) * w + beta * wk[sel].mean(axis=0)
+        hist.append(w.copy())
+    if method == "fedavg":
+        x = np.broadcast_to(w, (N, d)).copy()
+    elif method == "ditto":
+        x = np.linalg.solve(G + lam * np.eye(d), (h + lam * w)[..., None])[..., 0]
+    else:
+        x = inner(np.broadcast_to(w, (N, dim)))
+    return Algorithm1Result(w=w, x=x, history=np.array(hist),
+                            params=dict(method=method, p=p, lam=lam, T=T, R=R, S=S, beta=beta,
+                                        eta=eta, attack=attack, N_a=N_a, tau=tau, nu=nu))
