@@ -52,7 +52,7 @@ PAPERS: dict[str, tuple[str, str]] = {
 }
 
 #: paper key -> module of the claim catalogue
-CATALOGUE_MODULES = {"fedrep": "checks.fedrep", "srpfl": "checks.srpfl"}
+CATALOGUE_MODULES = {"fedrep": "checks.fedrep", "srpfl": "checks.srpfl", "lpproj": "checks.lpproj"}
 
 
 def to_jsonable(x: Any) -> Any:
