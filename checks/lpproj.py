@@ -26,22 +26,29 @@ ATTACK_CASES = [(None, 0, 0.0), ("same-value", 4, 3.0), ("gaussian", 4, 3.0), ("
 
 
 def isotropic_problem(N, d, d_sub, n, b, sigma, Sigma, N_a=0, seed=0) -> LinearFLProblem:
-    """True parameters satisfying the uniformity assumptions (36)/(37) exactly for any
-    orthonormal P: benign deviations e_k from the centre m = (sum_benign w_k)/N have
-    sum_k e_k e_k^T = N_b Sigma d/d ... = (N_b Sigma) I."""
+    """True parameters satisfying the uniformity assumptions (36)/(37) exactly.
+
+    ``P`` is a random orthonormal-row projection, completed to an orthogonal ``Q`` (first rows
+    ``P``). The benign deviations ``e_k`` from the centre ``m = (sum_benign w_k)/N`` are ``E0 Q``
+    with the columns of ``E0`` of equal squared norm ``N_b Sigma``, so that
+    ``(1/(d N_b)) sum ||e_k||^2 = (1/(d_sub N_b)) sum ||P e_k||^2 = Sigma``."""
     rng = as_generator(seed)
     N_b = N - N_a
-    E = rng.standard_normal((N_b, d))
+    P = make_projection(d_sub, d, seed=rng)
+    Qc, _ = np.linalg.qr(np.hstack([P.T, rng.standard_normal((d, d - d_sub))]))
+    Q = Qc.T
+    Q[:d_sub] = P
+    E0 = rng.standard_normal((N_b, d))
     if N_a == 0:
-        E -= E.mean(axis=0)
-    U, _, Vt = np.linalg.svd(E, full_matrices=False)
-    E = U @ Vt * math.sqrt(N_b * Sigma)  # E^T E = N_b Sigma I
+        E0 -= E0.mean(axis=0)
+    E0 *= math.sqrt(N_b * Sigma) / np.linalg.norm(E0, axis=0)
+    E = E0 @ Q
     if N_a == 0:
         W = 1.0 + E
     else:
         m = E.sum(axis=0) / N_a  # then (sum_benign w_k)/N = m
         W = np.vstack([m + E, rng.standard_normal((N_a, d))])
-    return LinearFLProblem(W=W, n=n, b=b, sigma=sigma, P=make_projection(d_sub, d, seed=rng))
+    return LinearFLProblem(W=W, n=n, b=b, sigma=sigma, P=P)
 
 
 # ----------------------------------------------------------------------------- exact algorithm

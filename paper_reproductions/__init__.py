@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import fedrep as _fedrep
 from . import srpfl as _srpfl
+from . import lpproj as _lpproj
 
 FIGURES = {
     "fedrep.fig1": ("002_3dc82ad2944c0e6c.txt, Figure 1 (local MSE vs m; linear analogue)", _fedrep.figure1),
@@ -16,6 +17,10 @@ FIGURES = {
     "srpfl.wallclock": ("000_bcc6d6f70d0908f0.txt, Figs. 3-6 (linear analogue: dist and MSE vs wall-clock)",
                         _srpfl.wallclock),
     "srpfl.speedup": ("000_bcc6d6f70d0908f0.txt, Theorem 4.9 (speedup vs N)", _srpfl.speedup),
+    "lpproj.fig1": ("001_f32187b9e5e0af1a.txt, Figure 1 (loss vs lambda, same-value attack)", _lpproj.figure1),
+    "lpproj.fairness": ("001_f32187b9e5e0af1a.txt, Theorem 32 / Prop. 18 (fairness, trade-off)", _lpproj.fairness),
+    "lpproj.dsub": ("001_f32187b9e5e0af1a.txt, Remark 17 (d_sub sweep)", _lpproj.dsub),
+    "lpproj.attacks": ("001_f32187b9e5e0af1a.txt, Sec. 4.2 / App. B.3 (loss vs fraction malicious)", _lpproj.attacks),
     "srpfl.stages": ("000_bcc6d6f70d0908f0.txt, Theorem 4.7, Lemma B.1 (per-stage dist, floors, X_r)",
                      _srpfl.stages),
 }
