@@ -20,8 +20,8 @@ __all__ = [
 
 
 def _fmt_range(low: Any, high: Any, low_open: bool, high_open: bool) -> str:
-    lo = "(" if low_open else "["
-    hi = ")" if high_open else "]"
+    lo = "(" if (low_open or low is None) else "["
+    hi = ")" if (high_open or high is None) else "]"
     low_s = "-inf" if low is None else repr(low)
     high_s = "inf" if high is None else repr(high)
     return f"{lo}{low_s}, {high_s}{hi}"

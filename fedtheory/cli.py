@@ -1,4 +1,4 @@
-"""Command-line interface: ``fedtheory verify | list | reproduce | speedup``.
+"""Command-line interface: ``fedtheory verify | list | reproduce | speedup | lpproj``.
 
 Errors in user input print one line on stderr and exit with status 2.
 ``verify`` exits 1 if any claim has status ``fails``, else 0.
@@ -98,6 +98,28 @@ def _speedup(args) -> int:
     return 0
 
 
+def _lpproj(args) -> int:
+    from .lpproj import METHODS, optimal_lambda, proposition16_threshold, test_loss
+
+    kw = dict(N=args.N, n=args.n, d=args.d, d_sub=args.d_sub, b=args.b, sigma=args.sigma,
+              Sigma=args.Sigma, attack=None if args.attack == "none" else args.attack, N_a=args.N_a,
+              tau=args.tau, M0=args.M0)
+    if kw["attack"] is None:
+        kw["N_a"] = 0
+    if any(v < 0 for v in args.lam):
+        raise ValueError(f"`lam` must be >= 0; got {args.lam}")
+    methods = METHODS if args.method == "all" else [args.method]
+    rows = [(m, [test_loss(m, lam, **kw) for lam in args.lam]) for m in methods]
+    ls = optimal_lambda(**kw)
+    thr = proposition16_threshold(ls, args.b)
+    print(f"lp-proj linear model (benign-average test loss): {kw}")
+    print(f"optimal lambda = {ls:.6g}; Proposition 16 threshold = {thr:.6g}")
+    print(f"{'method':>10} " + " ".join(f"{'lam=' + format(l, 'g'):>14}" for l in args.lam))
+    for m, vals in rows:
+        print(f"{m:>10} " + " ".join(f"{v:>14.6g}" for v in vals))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fedtheory", description="Check federated-learning theory against exact "
                 "computation on linear models.")
@@ -129,6 +151,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--c-hat", dest="c_hat", type=float, default=1.2, help="target factor in (1, sqrt 2)")
     s.add_argument("--lam", type=float, default=1.0, help="exponential rate of compute times")
     s.set_defaults(func=_speedup)
+    lp = sub.add_parser("lpproj", help="lp-proj closed-form test losses, optimal lambda and threshold")
+    lp.add_argument("--method", default="all",
+                    choices=["all", "local", "fedavg", "pfedme", "ditto", "lp-proj-2"])
+    lp.add_argument("--lam", type=float, nargs="+", default=[1e-4, 1e-3, 1e-2, 1e-1])
+    lp.add_argument("--N", type=int, default=100)
+    lp.add_argument("--n", type=int, default=200)
+    lp.add_argument("--d", type=int, default=100)
+    lp.add_argument("--d-sub", dest="d_sub", type=int, default=10)
+    lp.add_argument("--b", type=float, default=1.0)
+    lp.add_argument("--sigma", type=float, default=1.0)
+    lp.add_argument("--Sigma", type=float, default=0.1)
+    lp.add_argument("--attack", default="same-value", choices=["none", "same-value", "sign-flip", "gaussian"])
+    lp.add_argument("--N-a", dest="N_a", type=int, default=20)
+    lp.add_argument("--tau", type=float, default=100.0)
+    lp.add_argument("--M0", type=float, default=None)
+    lp.set_defaults(func=_lpproj)
     return p
 
 

@@ -9,7 +9,7 @@ from fedtheory.cli import main
 
 
 def test_every_claim_cites_its_paper_and_has_a_statement():
-    assert len(registry("fedrep")) >= 15 and len(registry("srpfl")) >= 18
+    assert len(registry("fedrep")) >= 15 and len(registry("srpfl")) >= 18 and len(registry("lpproj")) >= 20
     for c in registry():
         assert c.paper in PAPERS and c.seed_file == PAPERS[c.paper][0]
         assert c.reference and len(c.statement) > 20
@@ -32,7 +32,10 @@ def test_errata_are_shown_as_printed_fails_corrected_holds():
     for cid in ("fedrep.thm1.kappa-typo", "fedrep.sec4.non-identifiability",
                 "fedrep.eq11.sample-complexity-forms", "srpfl.eq224.erratum", "srpfl.lemB2.log-base",
                 "srpfl.eq149.inequality", "srpfl.lemA7-A9.sigma-scaling", "srpfl.lemB3.lower-bound",
-                "srpfl.alg2.line16"):
+                "srpfl.alg2.line16", "lpproj.thm32.fairness-constant.erratum",
+                "lpproj.appB4.fairness-monotone.erratum", "lpproj.appB2.bias-over-N.erratum",
+                "lpproj.appB2.covariance.erratum", "lpproj.fig1.lambda-star.erratum",
+                "lpproj.thm30.bullets.erratum"):
         v = get_claim(cid).evaluate()
         assert v.status == "erratum-confirmed"
         assert v.bound == {"printed_holds": False, "corrected_holds": True}
@@ -104,3 +107,15 @@ def test_cli_speedup_and_its_bad_input():
             assert r.returncode == 0  # n0 = 1 is allowed
             continue
         assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, bad
+
+
+def test_cli_lpproj_and_its_bad_input():
+    r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "lpproj"], capture_output=True, text=True)
+    assert r.returncode == 0 and "0.000246269" in r.stdout  # lambda_1^* for the Figure 1 parameters
+    r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "lpproj", "--attack", "none"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0
+    for bad, word in ((["--d-sub", "200"], "d_sub"), (["--N-a", "100"], "N_a"), (["--b", "0"], "`b`"),
+                      (["--lam", "-1"], "lam"), (["--attack", "flood"], "attack")):
+        r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "lpproj", *bad], capture_output=True, text=True)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and word in r.stderr, bad
