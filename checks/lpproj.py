@@ -749,3 +749,64 @@ def _thm9(full: bool, seed):
                          f"{est.mean:.3e} (99% CI [{est.ci_low:.3e}, {est.ci_high:.3e}], {runs} runs) vs bound "
                          f"{bound:.3e} ({bound / max(est.mean, 1e-300):.0f}x slack)",
                 params={"N": N, "d": d, "d_sub": d_sub, "n": n, "lam": lam, "S": S, "R": R, "beta": beta, "T": T})
+
+
+@claim("lpproj.appB4.per-client-losses-mc", "App. B.4 (per-client test losses behind Theorem 32); App. B.2",
+       "Each client's expected test loss under local, FedAvg, pFedMe, Ditto and lp-proj-2 equals its closed form "
+       "(Monte Carlo per client, within confidence intervals).")
+def _per_client(full: bool, seed):
+    from fedtheory.lpproj import per_client_test_loss
+    from fedtheory.montecarlo import Estimate
+
+    prob = make_problem(N=8, d=6, d_sub=2, n=25, b=1.2, sigma=0.8, heterogeneity=0.4, seed=seed)
+    means, ses, vals = [], [], []
+    for method, s in zip(METHODS, spawn_seeds(seed, len(METHODS))):
+        def sampler(g, size, method=method):
+            x = closed_form_models(method, prob.sample_w_hat(g, size), 0.6, prob.b, prob.P)
+            return prob.sigma ** 2 / 2 + prob.b / 2 * np.sum((x - prob.W) ** 2, axis=-1)
+
+        e = mc_mean(sampler, 200_000 if full else 50_000, s, chunk=25_000)
+        means.append(e.mean)
+        ses.append(e.se)
+        vals.append(per_client_test_loss(method, 0.6, prob.W, n=prob.n, b=prob.b, sigma=prob.sigma, P=prob.P))
+    m, se, v = (np.concatenate(a) for a in (means, ses, vals))
+    from scipy import stats
+    q = stats.t.ppf(0.995, 10 ** 4)
+    comb = Estimate(mean=m, se=se, ci_low=m - q * se, ci_high=m + q * se, n=e.n, confidence=0.99)
+    return agreement_verdict(comb, v, f"{len(v)} (method, client) pairs, lam=0.6, N=8, d=6, d_sub=2",
+                             params={"N": 8, "d": 6, "d_sub": 2, "lam": 0.6})
+
+
+@claim("lpproj.prop18.expected-ordering", "Proposition 18; Theorem 32 (corrected constants)",
+       "For w_k ~ N(mu_w, Sigma_w): E V^loc <= E V^l2(lam) <= E V^Me(lam) = E V^Di(lam) <= E V^Avg for every lam, and "
+       "E V^l2 = b^2 lam^4/(b+lam)^4 (N-1)(N-2)/(2N^2) tr((P Sigma_w P^T)^2) agrees with Monte Carlo.")
+def _prop18(full: bool, seed):
+    rng = as_generator(seed)
+    bad = 0
+    for _ in range(200):
+        d, ds, N = 8, int(rng.integers(1, 8)), int(rng.integers(3, 50))
+        A = rng.standard_normal((d, d))
+        S = A @ A.T / d
+        P = make_projection(ds, d, seed=rng)
+        lam = float(10 ** rng.uniform(-2, 2))
+        e = [expected_fairness_V(m, lam, N=N, Sigma_w=S, P=P) for m in ("local", "lp-proj-2", "pfedme", "ditto", "fedavg")]
+        bad += not (e[0] <= e[1] <= e[2] == e[3] <= e[4])
+    N, d, ds, lam = 12, 5, 2, 1.5
+    A = rng.standard_normal((d, d))
+    S = A @ A.T / d
+    L = np.linalg.cholesky(S)
+    P = make_projection(ds, d, seed=rng)
+
+    def sampler(g, size):
+        W = g.standard_normal((size, N, d)) @ L.T + 3.0
+        return np.array([fairness_V("lp-proj-2", lam, w, P=P) for w in W])
+
+    est = mc_mean(sampler, 40_000 if full else 10_000, seed, chunk=2000)
+    cf = expected_fairness_V("lp-proj-2", lam, N=N, Sigma_w=S, P=P)
+    ok = bad == 0 and est.covers(cf)
+    return dict(status=HOLDS if ok else FAILS,
+                observed={"ordering_violations": bad, "mc_E_V_l2": est.mean, "ci": [est.ci_low, est.ci_high]},
+                bound={"E_V_l2_closed_form": cf},
+                evidence=f"ordering violated in {bad} of 200 random (Sigma_w, P, N, lam); E V^l2: MC {est.mean:.4g} "
+                         f"[{est.ci_low:.4g}, {est.ci_high:.4g}] vs corrected closed form {cf:.4g}",
+                params={"N": N, "d": d, "d_sub": ds, "lam": lam})

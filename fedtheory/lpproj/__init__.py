@@ -11,6 +11,6 @@ from .algorithms import (Algorithm1Result, admm_l1_inner, attack_messages, benig
 from .model import LinearFLProblem, make_problem, make_projection
 from .theory import (ATTACKS, METHODS, effective_heterogeneity, expected_fairness_V, fairness_V,
                      lambda_star_symbolic, lemma29_argmin, loss_derivative_lpproj, minimal_loss,
-                     optimal_lambda, proposition16_threshold, signflip_moments, test_loss)
+                     optimal_lambda, per_client_test_loss, proposition16_threshold, signflip_moments, test_loss)
 
 __all__ = [name for name in dir() if not name.startswith("_")]

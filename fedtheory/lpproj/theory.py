@@ -28,7 +28,7 @@ from .._validation import check_choice, check_int, check_real
 __all__ = ["METHODS", "ATTACKS", "effective_heterogeneity", "test_loss", "optimal_lambda",
            "lemma29_argmin", "minimal_loss", "proposition16_threshold", "fairness_V",
            "expected_fairness_V", "signflip_moments", "loss_derivative_lpproj",
-           "lambda_star_symbolic"]
+           "lambda_star_symbolic", "per_client_test_loss"]
 
 METHODS = ("local", "fedavg", "pfedme", "ditto", "lp-proj-2")
 ATTACKS = (None, "same-value", "sign-flip", "gaussian")
@@ -227,6 +227,35 @@ def loss_derivative_lpproj(lam, *, d_sub, **kw):
     N_b = N - N_a
     return _out(b * d_sub * sigma ** 2 / n * ((1 / N - 1) * b + (N_b / N - 1) * lam / N) / (b + lam) ** 3
                 + b ** 2 * lam * d_sub * (N_a * tau ** 2 / N ** 2 + Sigma) / (b + lam) ** 3)
+
+
+def per_client_test_loss(method: str, lam, W, *, n: int, b: float = 1.0, sigma: float = 1.0, P=None):
+    """Per-client noise-averaged test losses (App. B.4, the losses behind Theorem 32), shape (N,).
+
+    local ``sigma^2/2 + sigma^2 d/(2n)``; fedavg ``sigma^2/2 + sigma^2 d/(2Nn) + (b/2)||w_bar - w_k||^2``;
+    pfedme = ditto ``sigma^2/2 + c(lam) sigma^2 d/(2n) + b lam^2/(2(b+lam)^2) ||w_bar - w_k||^2`` with
+    ``c = (b^2 + 2b lam/N + lam^2/N)/(b+lam)^2``; lp-proj-2 the same on ``P`` plus
+    ``sigma^2 (d - d_sub)/(2n)`` (orthonormal-row ``P``).
+    """
+    check_choice(method, "method", METHODS)
+    W = np.asarray(W, float)
+    N, d = W.shape
+    lam = float(lam)
+    s2 = sigma ** 2
+    dev = W.mean(axis=0) - W
+    if method == "local":
+        return np.full(N, s2 / 2 + s2 * d / (2 * n))
+    if method == "fedavg":
+        return s2 / 2 + s2 * d / (2 * N * n) + b / 2 * np.sum(dev ** 2, axis=1)
+    c = (b ** 2 + 2 * b * lam / N + lam ** 2 / N) / (b + lam) ** 2
+    if method in ("pfedme", "ditto"):
+        return s2 / 2 + c * s2 * d / (2 * n) + b * lam ** 2 / (2 * (b + lam) ** 2) * np.sum(dev ** 2, axis=1)
+    if P is None:
+        raise ValueError("`P` is required for lp-proj-2")
+    P = np.asarray(P, float)
+    d_sub = P.shape[0]
+    return (s2 / 2 + c * s2 * d_sub / (2 * n) + s2 * (d - d_sub) / (2 * n)
+            + b * lam ** 2 / (2 * (b + lam) ** 2) * np.sum((dev @ P.T) ** 2, axis=1))
 
 
 def _tvar(a):
