@@ -1,0 +1,17 @@
+"""Low-rank subject: FedLRGD (Jadbabaie, Makur, Shah; `004_0bad4fc2134383fd.txt`).
+
+* :mod:`.model` - latent-variable test functions with documented (eta, L2) Hoelder classes;
+* :mod:`.algorithms` - Lemma 1 Taylor approximants, SVD tails, FedLRGD runs with counters,
+  time models, the Appendix C analogue;
+* :mod:`.theory` - Theorem 1, Lemma 1, (52), Proposition 2, Theorems 2-3, Lemma 4, Proposition 1.
+"""
+from .algorithms import (FedLRGDResult, LogisticProblem, appendix_c_ranks, approximate_rank,
+                         erlang_max_mc, l1_cover, make_logistic_problem, mm1_departure_times,
+                         run_fedlrgd, svd_tail, taylor_matrix)
+from .model import Cosine, HolderFunction, L1Power, PowerSum, SoftLabelLogistic
+from .theory import (erlang_max_approximation, erlang_quantile_bounds, fedave_b_star_viete,
+                     fedave_bracket, fedave_constraint_T, fedave_gamma_numeric, fedlrgd_gamma,
+                     holder_l, inequality52, lemma1_bound, lemma4_gap, proposition1_ratio,
+                     theorem1_bound, theorem1_min_rank, theorem2_K1, theorem2_r, theorem2_S)
+
+__all__ = [name for name in dir() if not name.startswith("_")]
