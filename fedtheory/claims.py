@@ -52,7 +52,8 @@ PAPERS: dict[str, tuple[str, str]] = {
 }
 
 #: paper key -> module of the claim catalogue
-CATALOGUE_MODULES = {"fedrep": "checks.fedrep", "srpfl": "checks.srpfl", "lpproj": "checks.lpproj"}
+CATALOGUE_MODULES = {"fedrep": "checks.fedrep", "srpfl": "checks.srpfl", "lpproj": "checks.lpproj",
+                     "fedlrgd": "checks.fedlrgd"}
 
 
 def to_jsonable(x: Any) -> Any:
