@@ -9,6 +9,7 @@ from __future__ import annotations
 from . import fedrep as _fedrep
 from . import srpfl as _srpfl
 from . import lpproj as _lpproj
+from . import fedlrgd as _fedlrgd
 
 FIGURES = {
     "fedrep.fig1": ("002_3dc82ad2944c0e6c.txt, Figure 1 (local MSE vs m; linear analogue)", _fedrep.figure1),
@@ -21,6 +22,11 @@ FIGURES = {
     "lpproj.fairness": ("001_f32187b9e5e0af1a.txt, Theorem 32 / Prop. 18 (fairness, trade-off)", _lpproj.fairness),
     "lpproj.dsub": ("001_f32187b9e5e0af1a.txt, Remark 17 (d_sub sweep)", _lpproj.dsub),
     "lpproj.attacks": ("001_f32187b9e5e0af1a.txt, Sec. 4.2 / App. B.3 (loss vs fraction malicious)", _lpproj.attacks),
+    "fedlrgd.theorem1": ("004_0bad4fc2134383fd.txt, Theorem 1 (SVD tail vs bound)", _fedlrgd.theorem1),
+    "fedlrgd.appendix_c": ("004_0bad4fc2134383fd.txt, Appendix C (approximate-rank histograms, linear analogue)",
+                           _fedlrgd.appendix_c),
+    "fedlrgd.complexity": ("004_0bad4fc2134383fd.txt, Theorems 2-3, Prop. 1 (Gamma vs p/eps)", _fedlrgd.complexity),
+    "fedlrgd.erlang": ("004_0bad4fc2134383fd.txt, Proposition 2 (Erlang quantiles)", _fedlrgd.erlang),
     "srpfl.stages": ("000_bcc6d6f70d0908f0.txt, Theorem 4.7, Lemma B.1 (per-stage dist, floors, X_r)",
                      _srpfl.stages),
 }

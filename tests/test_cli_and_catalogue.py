@@ -9,7 +9,8 @@ from fedtheory.cli import main
 
 
 def test_every_claim_cites_its_paper_and_has_a_statement():
-    assert len(registry("fedrep")) >= 15 and len(registry("srpfl")) >= 18 and len(registry("lpproj")) >= 20
+    assert len(registry("fedrep")) >= 15 and len(registry("srpfl")) >= 18 and len(registry("lpproj")) >= 20 \
+        and len(registry("fedlrgd")) >= 18
     for c in registry():
         assert c.paper in PAPERS and c.seed_file == PAPERS[c.paper][0]
         assert c.reference and len(c.statement) > 20
@@ -35,7 +36,9 @@ def test_errata_are_shown_as_printed_fails_corrected_holds():
                 "srpfl.alg2.line16", "lpproj.thm32.fairness-constant.erratum",
                 "lpproj.appB4.fairness-monotone.erratum", "lpproj.appB2.bias-over-N.erratum",
                 "lpproj.appB2.covariance.erratum", "lpproj.fig1.lambda-star.erratum",
-                "lpproj.thm30.bullets.erratum"):
+                "lpproj.thm30.bullets.erratum", "fedlrgd.thm1.denominator.erratum",
+                "fedlrgd.eq6.exponent.erratum", "fedlrgd.alg1.line10.erratum", "fedlrgd.eq47.bracket.erratum",
+                "fedlrgd.abstract.exponent.erratum"):
         v = get_claim(cid).evaluate()
         assert v.status == "erratum-confirmed"
         assert v.bound == {"printed_holds": False, "corrected_holds": True}
@@ -118,4 +121,15 @@ def test_cli_lpproj_and_its_bad_input():
     for bad, word in ((["--d-sub", "200"], "d_sub"), (["--N-a", "100"], "N_a"), (["--b", "0"], "`b`"),
                       (["--lam", "-1"], "lam"), (["--attack", "flood"], "attack")):
         r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "lpproj", *bad], capture_output=True, text=True)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and word in r.stderr, bad
+
+
+def test_cli_fedlrgd_and_its_bad_input():
+    r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "fedlrgd", "--d", "1", "--eta", "50", "--kappa", "2",
+                        "--eps", "0.01"], capture_output=True, text=True)
+    assert r.returncode == 0 and "r = 278" in r.stdout
+    for bad, word in ((["--eta", "0"], "eta"), (["--d", "0"], "`d`"), (["--r", "0"], "`r`"),
+                      (["--b", "5", "--q", "1"], "`q`"), (["--d", "1", "--eta", "50", "--kappa", "1"], "kappa"),
+                      (["--d", "1", "--eta", "50", "--eps", "1e6"], "epsilon")):
+        r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "fedlrgd", *bad], capture_output=True, text=True)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and word in r.stderr, bad

@@ -90,11 +90,12 @@ def erlang_quantile_bounds(b, q):
     Returns ``(lower, upper)``; broadcasts. Raises for ``q < 2`` or ``b < 1``; the
     condition ``(q-1) b >= 55`` is the proposition's and is not enforced.
     """
+    b0, q0 = b, q
     b, q = np.asarray(b, float), np.asarray(q, float)
     if np.any(q < 2):
-        raise ValueError(f"`q` must be >= 2 in Proposition 2; got q={q!r}")
+        raise ValueError(f"`q` must be >= 2 in Proposition 2; got q={q0!r}")
     if np.any(b < 1):
-        raise ValueError(f"`b` must be >= 1 (Erlang shape); got b={b!r}")
+        raise ValueError(f"`b` must be >= 1 (Erlang shape); got b={b0!r}")
     return _out(0.5 * np.log(q - 1) + 0.5 * np.log(b)), _out(2 * np.log(q - 1) + 2 * b * np.log(2 * b))
 
 
