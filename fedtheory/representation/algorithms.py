@@ -30,7 +30,8 @@ from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
 from .model import FedRepModel, make_model, n_selected
 from .theory import population_objective
 
-__all__ = ["FedRepResult", "FedAvgResult", "RoundResult", "fedrep_round", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
+__all__ = ["FedRepResult", "FedAvgResult", "RoundResult", "fedrep_round", "fedrep_round_reduced",
+           "resolve_sampler", "SAMPLERS", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
            "fit_heads", "fit_local", "test_mse", "new_client_mse", "default_eta"]
 
 
@@ -264,13 +265,82 @@ def fedrep_round(B: np.ndarray, X: np.ndarray, y: np.ndarray, eta: float, *,
     return RoundResult(B_bar, B_bar, np.eye(B.shape[1]), w, resid)
 
 
+SAMPLERS = ("full", "reduced", "auto")
+
+
+def resolve_sampler(sampler: str, model: FedRepModel, fresh_batches: bool = True) -> str:
+    """Validate ``sampler`` and resolve ``"auto"``: the reduced sampler needs an isotropic Gaussian
+    design, ``d >= 2k`` and fresh batches; ``"auto"`` falls back to ``"full"`` elsewhere."""
+    check_choice(sampler, "sampler", SAMPLERS)
+    ok = model.design == "gaussian" and model.d >= 2 * model.k and fresh_batches
+    if sampler == "reduced" and not ok:
+        raise ValueError("`sampler`='reduced' needs design='gaussian', d >= 2k and fresh batches "
+                         f"(got design={model.design!r}, d={model.d}, k={model.k}, "
+                         f"fresh_batches={fresh_batches}); use sampler='full' or 'auto'")
+    if sampler == "auto":
+        return "reduced" if ok else "full"
+    return sampler
+
+
+def fedrep_round_reduced(B: np.ndarray, model: FedRepModel, clients: np.ndarray, m: int,
+                         eta: float, rng: np.random.Generator, *, w_init: np.ndarray | None = None,
+                         head_steps: int | None = None, head_lr: float = 0.5,
+                         orthonormalize_B: bool = True) -> RoundResult:
+    """One FedRep round drawn from the exact law of :func:`fedrep_round` with Gaussian rows,
+    using ``c m 2k + d k`` normals instead of ``c m d``.
+
+    **Derivation.** Let ``U`` (d x 2k) be an orthonormal basis containing ``col(B)`` and
+    ``col(B*)`` (QR of ``[B, B*]``; it has orthonormal columns even if the two spans
+    intersect) and ``U_perp`` its complement. For a row ``x ~ N(0, I_d)`` write ``x = U a + U_perp z``
+    with ``a ~ N(0, I_2k)`` and ``z ~ N(0, I_{d-2k})`` independent. The features ``x^T B = a^T U^T B``,
+    the labels ``y = a^T U^T theta_i + noise``, hence the head ``w_i``, the residuals ``r_i`` (m) and
+    ``U^T X_i^T r_i = a_i^T r_i`` depend on ``a`` and the noise only. The remaining part of the
+    gradient is ``U_perp^T G = (1/(c m)) sum_i (Z_i^T r_i) w_i^T`` with ``Z_i`` (m x (d-2k)) independent
+    of everything else; conditionally ``Z_i^T r_i ~ N(0, ||r_i||^2 I)``, independently over ``i``. So each
+    of the ``d - 2k`` rows of ``U_perp^T G`` is ``N(0, S)`` with ``S = sum_i ||r_i||^2 w_i w_i^T / (c m)^2``,
+    independently: ``U_perp^T G = N L^T`` with ``N`` standard normal and ``L L^T = S``. Finally
+    ``U_perp N ~ (I - U U^T) N'`` for a d x k standard normal ``N'``, so ``U_perp`` is never formed.
+    The result equals :func:`fedrep_round`'s in distribution (not sample path by sample path).
+    """
+    c = clients.size
+    k = B.shape[1]
+    U, _ = np.linalg.qr(np.hstack([B, model.B_star]))  # d x 2k, orthonormal
+    a = rng.standard_normal((c, m, U.shape[1]))
+    UB = U.T @ B  # (2k, k)
+    Ut = model.theta_star[clients] @ U  # (c, 2k)
+    y = np.einsum("cmq,cq->cm", a, Ut)
+    if model.sigma > 0:
+        y = y + model.sigma * rng.standard_normal((c, m))
+    A = a @ UB
+    if head_steps is None:
+        w = fit_heads(A, y)
+    else:
+        w = np.zeros((c, k)) if w_init is None else np.array(w_init, dtype=float)
+        for _ in range(head_steps):
+            w = w - head_lr * np.einsum("cmk,cm->ck", A, np.einsum("cmk,ck->cm", A, w) - y) / m
+    resid = np.einsum("cmk,ck->cm", A, w) - y
+    G_U = np.einsum("cmq,cm->cq", a, resid).T @ w / (c * m)  # U^T G, (2k, k)
+    S = (w * np.sum(resid ** 2, axis=1)[:, None]).T @ w / (c * m) ** 2
+    ev, vec = np.linalg.eigh(S)
+    L = vec * np.sqrt(np.maximum(ev, 0.0))  # L L^T = S
+    Np = rng.standard_normal((B.shape[0], k))
+    G = U @ G_U + (Np - U @ (U.T @ Np)) @ L.T
+    B_bar = B - eta * G
+    if orthonormalize_B:
+        Q, R = np.linalg.qr(B_bar)
+        sgn = np.sign(np.diag(R))
+        sgn[sgn == 0] = 1.0
+        return RoundResult(Q * sgn, B_bar, sgn[:, None] * R, w, resid)
+    return RoundResult(B_bar, B_bar, np.eye(k), w, resid)
+
+
 def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.1,
                rounds: int = 100, *, eta: float | None = None, sigma: float = 0.0,
                head_norm: str = "sqrt_k", design: str = "gaussian", init: str = "mom",
                fresh_batches: bool = True, orthonormalize_B: bool = True,
                head_steps: int | None = None, head_lr: float = 0.5, m_init: int | None = None,
-               m_test: int = 100, model: FedRepModel | None = None, seed: SeedLike = 0
-               ) -> FedRepResult:
+               m_test: int = 100, model: FedRepModel | None = None, sampler: str = "full",
+               seed: SeedLike = 0) -> FedRepResult:
     """Run FedRep for linear regression (Algorithm 2) exactly, vectorised over clients.
 
     FedRep, `002_3dc82ad2944c0e6c.txt`, Algorithm 2 and eq. (7); Theorem 1 is
@@ -310,6 +380,10 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
         Test samples per client for ``eval_mse`` (0 to skip the evaluation).
     model : FedRepModel, optional
         Ground truth to use; by default one is drawn from ``seed``.
+    sampler : {"full", "reduced", "auto"}
+        ``"full"`` draws every batch (bitwise reproducible, default); ``"reduced"`` draws each round
+        from its exact law with ``O(c m k + d k)`` normals (:func:`fedrep_round_reduced`; isotropic
+        Gaussian designs with ``d >= 2k`` only); ``"auto"`` uses reduced where it applies.
     seed : int, SeedSequence or Generator
         Seed; the ground truth, the initialisation, the rounds and the evaluation
         use four spawned child streams.
@@ -344,6 +418,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
         raise ValueError(f"`model` has (d, k, n)={(model.d, model.k, model.n)} but the run "
                          f"asks for {(d, k, n)}")
     eta = default_eta(model.W_star) if eta is None else check_real(eta, "eta", 0, low_open=True)
+    sampler = resolve_sampler(sampler, model, fresh_batches)
 
     rng_init = as_generator(ss_init)
     B = mom_init(model, m_init, rng_init) if init == "mom" else random_orthonormal(rng_init, d, k)
@@ -360,12 +435,16 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     obj[0] = population_objective(B, W, model.B_star, model.W_star, model.sigma)
     for t in range(rounds):
         sel = rng.choice(n, size=n_sel, replace=False)
-        if fresh_batches:
-            X, y = model.sample(rng, sel, m)
+        if sampler == "reduced":
+            rnd = fedrep_round_reduced(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
+                                       head_lr=head_lr, orthonormalize_B=orthonormalize_B)
         else:
-            X, y = X_all[sel], y_all[sel]
-        rnd = fedrep_round(B, X, y, eta, w_init=W[sel], head_steps=head_steps, head_lr=head_lr,
-                           orthonormalize_B=orthonormalize_B)
+            if fresh_batches:
+                X, y = model.sample(rng, sel, m)
+            else:
+                X, y = X_all[sel], y_all[sel]
+            rnd = fedrep_round(B, X, y, eta, w_init=W[sel], head_steps=head_steps, head_lr=head_lr,
+                               orthonormalize_B=orthonormalize_B)
         B = rnd.B_next
         W[sel] = rnd.w
         batch_loss[t] = 0.5 * float(np.mean(rnd.resid ** 2))
@@ -377,7 +456,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                   head_norm=model.head_norm, design=model.design, init=init,
                   fresh_batches=fresh_batches, orthonormalize_B=orthonormalize_B,
                   head_steps=head_steps, head_lr=head_lr if head_steps else None,
-                  m_init=m_init, m_test=m_test, seed=seed_repr(seed))
+                  m_init=m_init, m_test=m_test, sampler=sampler, seed=seed_repr(seed))
     return FedRepResult(dist=dist, objective=obj, batch_loss=batch_loss, B=B, W=W, B0=B0,
                         eval_mse=eval_mse, eta=eta, params=params, model=model)
 

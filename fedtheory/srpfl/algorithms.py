@@ -21,7 +21,8 @@ import numpy as np
 from .._validation import check_choice, check_int, check_real
 from ..linalg import principal_angle_distance, random_orthonormal
 from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
-from ..representation.algorithms import fedrep_round, fit_heads, mom_init
+from ..representation.algorithms import (fedrep_round, fedrep_round_reduced, fit_heads, mom_init,
+                                         resolve_sampler)
 from ..representation.model import FedRepModel, make_model
 from .model import SpeedModel, make_speed_model
 from .theory import contraction_bound, round_decomposition, stage_rounds, switch_point
@@ -114,7 +115,7 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
               resample: str = "stage", carry: str = "qr", speed_variant: str = "tmlr",
               straggler_fraction: float = 0.2, eval_every: int = 0,
               record_identities: bool = False, model: FedRepModel | None = None,
-              seed: SeedLike = 0) -> SRPFLResult:
+              sampler: str = "full", seed: SeedLike = 0) -> SRPFLResult:
     """Run FedRep-SRPFL (Algorithm 2) or the FedRep baseline, exactly, with a simulated clock.
 
     Parameters
@@ -153,7 +154,10 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
     eval_every : int
         Every that many rounds, compute the exact test MSE with re-fitted heads (0: never).
     record_identities : bool
-        Record the Appendix A identities and inequalities every round.
+        Record the Appendix A identities and inequalities every round (needs ``sampler="full"``).
+    sampler : {"full", "reduced", "auto"}
+        As in :func:`fedtheory.representation.run_fedrep`: ``"reduced"`` draws each round from its
+        exact law without forming the batches (isotropic Gaussian designs, d >= 2k).
     seed : int, SeedSequence or Generator
 
     Returns
@@ -204,6 +208,9 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
         speeds, M, N, lam=lam, variant=speed_variant, straggler_fraction=straggler_fraction,
         seed=ss_speed)
     eta = srpfl_default_eta(model.W_star) if eta is None else check_real(eta, "eta", 0, low_open=True)
+    sampler = resolve_sampler(sampler, model)
+    if sampler == "reduced" and record_identities:
+        raise ValueError("`record_identities` needs the batches; use sampler='full'")
     rng_init = as_generator(ss_init)
     if init == "mom":  # the N sampled clients send P_i (Alg. 2, lines 2-3); N = M here uses all
         sub = FedRepModel(B_star=model.B_star, W_star=model.W_star[rng_init.choice(M, N, replace=False)],
@@ -242,9 +249,12 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
         order = np.argsort(times, kind="stable")
         sel = active[order[:n]]
         round_time = float(times[order[n - 1]]) + C
-        X, y = model.sample(rng, sel, m)
         B_in = B
-        rnd = fedrep_round(B_in, X, y, eta)
+        if sampler == "reduced":
+            rnd = fedrep_round_reduced(B_in, model, sel, m, eta, rng)
+        else:
+            X, y = model.sample(rng, sel, m)
+            rnd = fedrep_round(B_in, X, y, eta)
         B, B_bar_prev = rnd.B_next, rnd.B_bar
         if record_identities and carry == "qr":
             for key, val in round_decomposition(B_in, X, y, model.B_star, model.W_star[sel], eta,
@@ -266,7 +276,7 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
                   comm_cost=c, stage_lengths=stage_lengths if not isinstance(stage_lengths, list)
                   else list(stage_lengths), a_stage=a_stage, rounds=rounds, target=target, eta=eta,
                   head_norm=model.head_norm, init=init, resample=resample, carry=carry,
-                  seed=seed_repr(seed))
+                  sampler=sampler, seed=seed_repr(seed))
     return SRPFLResult(dist=np.array(dist), wall_clock=np.array(clock), participants=np.array(parts),
                        stage=np.array(stages), a=np.array(a_list), bound=np.array(bounds),
                        mse=np.array(mse), identities={k_: np.array(v) for k_, v in ident.items()},
