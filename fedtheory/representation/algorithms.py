@@ -31,7 +31,7 @@ from .model import FedRepModel, make_model, n_selected
 from .theory import population_objective
 
 __all__ = ["FedRepResult", "FedAvgResult", "RoundResult", "fedrep_round", "fedrep_round_reduced",
-           "resolve_sampler", "SAMPLERS", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
+           "fedrep_round_stacked", "resolve_sampler", "SAMPLERS", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
            "fit_heads", "fit_local", "test_mse", "new_client_mse", "default_eta"]
 
 
@@ -245,24 +245,54 @@ def fedrep_round(B: np.ndarray, X: np.ndarray, y: np.ndarray, eta: float, *,
 
     Vectorised over the clients: one batched matmul, one batched k x k solve, one contraction.
     """
-    c, m, _ = X.shape
-    A = X @ B  # (c, m, k)
+    c, m, d = X.shape
+    Xf = X.reshape(c * m, d)
+    return _round_from_features(B, Xf, (Xf @ B).reshape(c, m, -1), y, eta, w_init=w_init,
+                                head_steps=head_steps, head_lr=head_lr, orthonormalize_B=orthonormalize_B)
+
+
+def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head_lr=0.5,
+                         orthonormalize_B=True) -> RoundResult:
+    """The round given the stacked batch ``Xf`` (c m x d) and its features ``A = X B`` (c, m, k).
+
+    The representation gradient is one tall matmul ``Xf^T (r * w_rows)`` (w_i repeated over the
+    client's m rows), so a round touches X only through two tall matmuls (``X [B|B*]`` upstream
+    and this one) besides drawing it.
+    """
+    c, m, k = A.shape
     if head_steps is None:
         w = fit_heads(A, y)
     else:
-        w = np.zeros((c, B.shape[1])) if w_init is None else np.array(w_init, dtype=float)
+        w = np.zeros((c, k)) if w_init is None else np.array(w_init, dtype=float)
         for _ in range(head_steps):
             res = np.einsum("cmk,ck->cm", A, w) - y
             w = w - head_lr * np.einsum("cmk,cm->ck", A, res) / m
     resid = np.einsum("cmk,ck->cm", A, w) - y
-    V = np.einsum("cmd,cm->cd", X, resid)  # X_i^T r_i
-    B_bar = B - eta * (V.T @ w) / (c * m)  # (1/c) sum_i (1/m) X_i^T r_i w_i^T
+    Rw = (resid[:, :, None] * w[:, None, :]).reshape(c * m, k)
+    B_bar = B - eta * (Xf.T @ Rw) / (c * m)  # (1/c) sum_i (1/m) X_i^T r_i w_i^T
     if orthonormalize_B:
         Q, R = np.linalg.qr(B_bar)
-        s = np.sign(np.diag(R))
-        s[s == 0] = 1.0
-        return RoundResult(Q * s, B_bar, s[:, None] * R, w, resid)
-    return RoundResult(B_bar, B_bar, np.eye(B.shape[1]), w, resid)
+        sg = np.sign(np.diag(R))
+        sg[sg == 0] = 1.0
+        return RoundResult(Q * sg, B_bar, sg[:, None] * R, w, resid)
+    return RoundResult(B_bar, B_bar, np.eye(k), w, resid)
+
+
+def fedrep_round_stacked(B: np.ndarray, model: FedRepModel, clients: np.ndarray, m: int, eta: float,
+                         rng: np.random.Generator, **kw) -> RoundResult:
+    """Fresh-batch round with the batch drawn and used as one tall matrix (the library's fast path).
+
+    Draws ``X`` (c m x d) and the label noise exactly as :meth:`FedRepModel.sample` does (same
+    stream, same order), computes ``X [B | B*]`` in one matmul, the labels ``y_i = (X_i B*) w_i* +
+    noise`` from it, and then :func:`_round_from_features`.
+    """
+    c, d, k = clients.size, model.d, B.shape[1]
+    Xf = model.draw_x(rng, (c * m,))
+    P = Xf @ np.hstack([B, model.B_star])
+    y = np.einsum("cmk,ck->cm", P[:, k:].reshape(c, m, -1), model.W_star[clients])
+    if model.sigma > 0:
+        y += model.sigma * rng.standard_normal((c, m))
+    return _round_from_features(B, Xf, P[:, :k].reshape(c, m, k), y, eta, **kw)
 
 
 SAMPLERS = ("full", "reduced", "auto")
@@ -440,11 +470,11 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                                        head_lr=head_lr, orthonormalize_B=orthonormalize_B)
         else:
             if fresh_batches:
-                X, y = model.sample(rng, sel, m)
+                rnd = fedrep_round_stacked(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
+                                           head_lr=head_lr, orthonormalize_B=orthonormalize_B)
             else:
-                X, y = X_all[sel], y_all[sel]
-            rnd = fedrep_round(B, X, y, eta, w_init=W[sel], head_steps=head_steps, head_lr=head_lr,
-                               orthonormalize_B=orthonormalize_B)
+                rnd = fedrep_round(B, X_all[sel], y_all[sel], eta, w_init=W[sel], head_steps=head_steps,
+                                   head_lr=head_lr, orthonormalize_B=orthonormalize_B)
         B = rnd.B_next
         W[sel] = rnd.w
         batch_loss[t] = 0.5 * float(np.mean(rnd.resid ** 2))
