@@ -1,10 +1,9 @@
 """Monte Carlo estimates with standard errors and confidence intervals.
 
-Estimates are vectorised across replications: a *sampler* draws a whole chunk of
-replications at once, and chunks bound the memory. Chunk ``j`` draws from child
-``j`` of one ``SeedSequence``, so the same ``(seed, chunk)`` reproduces the same
-numbers on every machine; a different ``chunk`` gives an estimate equal in
-distribution.
+Estimates are vectorised across replications: a *sampler* draws a whole block of
+replications at once (``BLOCK`` = 4096 by default), which bounds the memory. Block ``j``
+draws from child ``j`` of one ``SeedSequence``, so the same seed reproduces the same numbers
+on every machine, and the memory chunk size never changes them.
 """
 from __future__ import annotations
 
@@ -94,8 +93,12 @@ def estimate_from_samples(samples: np.ndarray, confidence: float = 0.99) -> Esti
     return Estimate(mean=mean, se=se, ci_low=lo, ci_high=hi, n=n, confidence=confidence)
 
 
+BLOCK = 4096  #: replications per vectorised sampler call; each block has its own stream
+
+
 def mc_mean(sampler: Callable[[np.random.Generator, int], np.ndarray], n_samples: int,
-            seed: SeedLike, chunk: int = 10_000, confidence: float = 0.99) -> Estimate:
+            seed: SeedLike, chunk: int | None = None, confidence: float = 0.99,
+            block: int = BLOCK) -> Estimate:
     """Monte Carlo mean of ``sampler`` over ``n_samples`` replications.
 
     Parameters
@@ -105,25 +108,31 @@ def mc_mean(sampler: Callable[[np.random.Generator, int], np.ndarray], n_samples
     n_samples : int
         Number of replications, >= 2.
     seed : int, SeedSequence or Generator
-        Base seed; chunk ``j`` uses child ``j`` of ``SeedSequence.spawn``.
-    chunk : int
-        Replications per chunk (bounds the memory).
+        Base seed; replication block ``j`` (replications ``j*block .. (j+1)*block - 1``) draws from
+        child ``j`` of ``SeedSequence.spawn``.
+    chunk : int, optional
+        Accepted for compatibility and validated; the memory of one sampler call is bounded by
+        ``block`` replications, and the numbers never depend on ``chunk``.
     confidence : float
         Level of the Student-t confidence interval.
+    block : int
+        Replications per sampler call and per random stream (default 4096). The numbers depend on
+        ``(seed, n_samples, block)`` only.
 
     Returns
     -------
     Estimate
-        Computed with running sums (no replication array is kept).
+        Computed from per-block sums folded in block order (no replication array is kept).
     """
     n_samples = check_int(n_samples, "n_samples", 2)
-    chunk = check_int(chunk, "chunk", 1)
+    block = check_int(block, "block", 1)
+    if chunk is not None:
+        check_int(chunk, "chunk", 1)
     confidence = check_real(confidence, "confidence", 0, 1, True, True)
-    n_chunks = -(-n_samples // chunk)
-    s1 = s2 = None
-    shift = None
-    for j, ss in enumerate(spawn_seeds(seed, n_chunks)):
-        size = min(chunk, n_samples - j * chunk)
+    n_blocks = -(-n_samples // block)
+    s1 = s2 = shift = None
+    for j, ss in enumerate(spawn_seeds(seed, n_blocks)):
+        size = min(block, n_samples - j * block)
         x = np.asarray(sampler(as_generator(ss), size), dtype=float)
         if x.shape[0] != size:
             raise ValueError(f"`sampler` must return {size} replications along axis 0; "

@@ -90,3 +90,11 @@ def test_dask_backend_matches_serial():
     serial = parallel_map(_draw, 11, 4, backend="serial")
     dask = parallel_map(_draw, 11, 4, backend="dask", workers=2)
     assert serial == dask
+
+
+def test_mc_chunk_size_never_changes_the_result():
+    f = lambda g, n: g.standard_normal((n, 3)).sum(axis=1)  # noqa: E731
+    a = mc_mean(f, 20_000, seed=4, chunk=1000)
+    b = mc_mean(f, 20_000, seed=4, chunk=7777)
+    c = mc_mean(f, 20_000, seed=4)
+    assert a.mean == b.mean == c.mean and a.se == b.se

@@ -7,7 +7,8 @@ Paper: Collins et al., ICML 2021, seed file `002_3dc82ad2944c0e6c.txt`.
 * :mod:`.theory` - closed forms: Theorem 1, eqs. (4), (6), (11), method of moments.
 """
 from .algorithms import (SAMPLERS, FedAvgResult, FedRepResult, RoundResult, default_eta, fedrep_round,
-                         fedrep_round_reduced, resolve_sampler, fit_heads, fit_local,
+                         fedrep_round_reduced, fedrep_round_sharded, fedrep_round_stacked,
+                         resolve_sampler, fit_heads, fit_local,
                          mom_init, new_client_mse, run_altgd, run_fedavg, run_fedrep, test_mse)
 from .model import (DESIGNS, HEAD_NORMS, Diversity, FedRepModel, client_diversity, make_heads,
                     make_model, n_selected, noise_std)

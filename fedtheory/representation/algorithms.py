@@ -31,7 +31,7 @@ from .model import FedRepModel, make_model, n_selected
 from .theory import population_objective
 
 __all__ = ["FedRepResult", "FedAvgResult", "RoundResult", "fedrep_round", "fedrep_round_reduced",
-           "fedrep_round_stacked", "resolve_sampler", "SAMPLERS", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
+           "fedrep_round_stacked", "fedrep_round_sharded", "resolve_sampler", "SAMPLERS", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
            "fit_heads", "fit_local", "test_mse", "new_client_mse", "default_eta"]
 
 
@@ -278,6 +278,67 @@ def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head
     return RoundResult(B_bar, B_bar, np.eye(k), w, resid)
 
 
+def _shard_part(B, model, clients, m, rng, head_steps, head_lr, w_init):
+    """One shard's share of a round: draw its batch, heads, residuals and its gradient sum."""
+    c, d, k = clients.size, model.d, B.shape[1]
+    Xf = model.draw_x(rng, (c * m,))
+    P = Xf @ np.hstack([B, model.B_star])
+    y = np.einsum("cmk,ck->cm", P[:, k:].reshape(c, m, -1), model.W_star[clients])
+    if model.sigma > 0:
+        y += model.sigma * rng.standard_normal((c, m))
+    A = P[:, :k].reshape(c, m, k)
+    if head_steps is None:
+        w = fit_heads(A, y)
+    else:
+        w = np.zeros((c, k)) if w_init is None else np.array(w_init, dtype=float)
+        for _ in range(head_steps):
+            w = w - head_lr * np.einsum("cmk,cm->ck", A, np.einsum("cmk,ck->cm", A, w) - y) / m
+    resid = np.einsum("cmk,ck->cm", A, w) - y
+    return Xf.T @ (resid[:, :, None] * w[:, None, :]).reshape(c * m, k), w, resid
+
+
+#: below this many normals per round, shards run one after the other (threads cost more than they save)
+PARALLEL_MIN_NORMALS = 2_000_000
+
+
+def fedrep_round_sharded(B: np.ndarray, model: FedRepModel, clients: np.ndarray, m: int, eta: float,
+                         rngs: list, *, workers: int = 1, w_init=None, head_steps=None, head_lr=0.5,
+                         orthonormalize_B: bool = True) -> RoundResult:
+    """Fresh-batch round split into ``len(rngs)`` client shards, each drawn from its own stream.
+
+    The numbers depend on the shards (and their streams) only, never on ``workers``: with
+    ``workers >= 2`` the shards run in threads with BLAS pinned to one thread each (numpy's
+    generators and matmuls release the GIL), otherwise one after the other. Below
+    ``PARALLEL_MIN_NORMALS`` normals per round the threads are not used, since they would be slower.
+    """
+    parts = np.array_split(np.arange(clients.size), len(rngs))
+    wi = [None if w_init is None else w_init[p] for p in parts]
+    jobs = [(B, model, clients[p], m, g, head_steps, head_lr, w) for p, g, w in zip(parts, rngs, wi)]
+    from threadpoolctl import threadpool_limits
+
+    # BLAS is pinned to one thread in both branches, so the floating-point summation order (and hence
+    # every bit of the result) is the same whatever `workers` is
+    with threadpool_limits(limits=1, user_api="blas"):
+        if workers >= 2 and clients.size * m * model.d >= PARALLEL_MIN_NORMALS and len(jobs) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=workers) as ex:
+                outs = list(ex.map(lambda j: _shard_part(*j), jobs))
+        else:
+            outs = [_shard_part(*j) for j in jobs]
+    G = sum(o[0] for o in outs)
+    w = np.concatenate([o[1] for o in outs])
+    resid = np.concatenate([o[2] for o in outs])
+    B_bar = B - eta * G / (clients.size * m)
+    k = B.shape[1]
+    if orthonormalize_B:
+        Q, R = np.linalg.qr(B_bar)
+        sg = np.sign(np.diag(R))
+        sg[sg == 0] = 1.0
+        return RoundResult(Q * sg, B_bar, sg[:, None] * R, w, resid)
+    return RoundResult(B_bar, B_bar, np.eye(k), w, resid)
+
+
 def fedrep_round_stacked(B: np.ndarray, model: FedRepModel, clients: np.ndarray, m: int, eta: float,
                          rng: np.random.Generator, **kw) -> RoundResult:
     """Fresh-batch round with the batch drawn and used as one tall matrix (the library's fast path).
@@ -370,7 +431,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                fresh_batches: bool = True, orthonormalize_B: bool = True,
                head_steps: int | None = None, head_lr: float = 0.5, m_init: int | None = None,
                m_test: int = 100, model: FedRepModel | None = None, sampler: str = "full",
-               seed: SeedLike = 0) -> FedRepResult:
+               shards: int = 1, workers: int = 1, seed: SeedLike = 0) -> FedRepResult:
     """Run FedRep for linear regression (Algorithm 2) exactly, vectorised over clients.
 
     FedRep, `002_3dc82ad2944c0e6c.txt`, Algorithm 2 and eq. (7); Theorem 1 is
@@ -414,6 +475,10 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
         ``"full"`` draws every batch (bitwise reproducible, default); ``"reduced"`` draws each round
         from its exact law with ``O(c m k + d k)`` normals (:func:`fedrep_round_reduced`; isotropic
         Gaussian designs with ``d >= 2k`` only); ``"auto"`` uses reduced where it applies.
+    shards, workers : int
+        With ``shards > 1`` each fresh-batch round draws the selected clients' batches from
+        ``shards`` independent streams (:func:`fedrep_round_sharded`), which ``workers`` threads may
+        process in parallel. The numbers depend on ``shards`` only, never on ``workers``.
     seed : int, SeedSequence or Generator
         Seed; the ground truth, the initialisation, the rounds and the evaluation
         use four spawned child streams.
@@ -449,6 +514,11 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                          f"asks for {(d, k, n)}")
     eta = default_eta(model.W_star) if eta is None else check_real(eta, "eta", 0, low_open=True)
     sampler = resolve_sampler(sampler, model, fresh_batches)
+    shards = check_int(shards, "shards", 1)
+    workers = check_int(workers, "workers", 1)
+    # shard streams: children of a key derived from the run stream, fixed by `shards` only
+    ss_shards = np.random.SeedSequence(ss_run.entropy, spawn_key=tuple(ss_run.spawn_key) + (7,))
+    shard_rngs = [as_generator(x) for x in ss_shards.spawn(shards)] if shards > 1 else None
 
     rng_init = as_generator(ss_init)
     B = mom_init(model, m_init, rng_init) if init == "mom" else random_orthonormal(rng_init, d, k)
@@ -469,7 +539,11 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
             rnd = fedrep_round_reduced(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
                                        head_lr=head_lr, orthonormalize_B=orthonormalize_B)
         else:
-            if fresh_batches:
+            if fresh_batches and shard_rngs is not None:
+                rnd = fedrep_round_sharded(B, model, sel, m, eta, shard_rngs, workers=workers, w_init=W[sel],
+                                           head_steps=head_steps, head_lr=head_lr,
+                                           orthonormalize_B=orthonormalize_B)
+            elif fresh_batches:
                 rnd = fedrep_round_stacked(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
                                            head_lr=head_lr, orthonormalize_B=orthonormalize_B)
             else:
@@ -486,7 +560,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                   head_norm=model.head_norm, design=model.design, init=init,
                   fresh_batches=fresh_batches, orthonormalize_B=orthonormalize_B,
                   head_steps=head_steps, head_lr=head_lr if head_steps else None,
-                  m_init=m_init, m_test=m_test, sampler=sampler, seed=seed_repr(seed))
+                  m_init=m_init, m_test=m_test, sampler=sampler, shards=shards, seed=seed_repr(seed))
     return FedRepResult(dist=dist, objective=obj, batch_loss=batch_loss, B=B, W=W, B0=B0,
                         eval_mse=eval_mse, eta=eta, params=params, model=model)
 
