@@ -144,6 +144,20 @@ def _fedlrgd(args) -> int:
     return 0
 
 
+def _bench(args) -> int:
+    import json
+
+    from benchmarks import fedrep_round as fb
+
+    result = fb.run(quick=args.quick)
+    print(fb.table(result))
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(result, fh, indent=1)
+        print(f"wrote {args.json}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fedtheory", description="Check federated-learning theory against exact "
                 "computation on linear models.")
@@ -205,6 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
     fl.add_argument("--b", type=int, default=None, help="Erlang shape for Proposition 2")
     fl.add_argument("--q", type=float, default=100.0, help="quantile index q >= 2 for Proposition 2")
     fl.set_defaults(func=_fedlrgd)
+    bn = sub.add_parser("bench", help="benchmarks: FedRep round variants and the Monte Carlo kernel")
+    bn.add_argument("--quick", action="store_true", help="S1, S2 and a short Monte Carlo only")
+    bn.add_argument("--json", metavar="PATH")
+    bn.set_defaults(func=_bench)
     return p
 
 

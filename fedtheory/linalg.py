@@ -11,6 +11,7 @@ import numpy as np
 from ._warnings import IllConditionedWarning
 
 __all__ = [
+    "blas_single_thread",
     "orthonormalize",
     "orthogonal_complement",
     "principal_angle_distance",
@@ -166,3 +167,17 @@ def batched_solve(A: np.ndarray, b: np.ndarray, rcond: float = 1e-10,
             f"{int(badb.sum())} ill-conditioned {what}(s) (sigma_min/sigma_max <= {rcond:g}); "
             "solved by least squares (minimum-norm) instead", IllConditionedWarning, stacklevel=2)
     return x[..., 0] if vec else x
+
+
+_CONTROLLER = None
+
+
+def blas_single_thread():
+    """Context manager pinning BLAS to one thread (threadpoolctl; the controller is built once,
+    so entering it costs microseconds)."""
+    global _CONTROLLER
+    if _CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+
+        _CONTROLLER = ThreadpoolController()
+    return _CONTROLLER.limit(limits=1, user_api="blas")

@@ -129,3 +129,15 @@ def test_lambda_and_method_validation():
         test_loss("pfedme", -1.0)
     with pytest.raises(ValueError, match=r"`method` must be one of: 'local', 'fedavg', 'pfedme', 'ditto', 'lp-proj-2'"):
         test_loss("fedprox", 0.1)
+
+
+def test_reduced_mc_sampler_agrees_with_closed_form_and_full_sampler():
+    prob = make_problem(N=12, d=7, d_sub=3, n=40, seed=8)
+    v = test_loss_general("lp-proj-2", 0.4, prob, attack="same-value", N_a=3, tau=2.0)
+    r = mc_test_loss("lp-proj-2", prob, 0.4, attack="same-value", N_a=3, tau=2.0, n_samples=40_000, seed=2,
+                     sampler="reduced")
+    f = mc_test_loss("lp-proj-2", prob, 0.4, attack="same-value", N_a=3, tau=2.0, n_samples=40_000, seed=3)
+    assert abs(r.z_score(v)) < 4 and abs(f.z_score(v)) < 4
+    assert abs(r.mean - f.mean) < 4 * math.hypot(r.se, f.se)
+    with pytest.raises(ValueError, match="reduced"):
+        mc_test_loss("pfedme", prob, 0.4, sampler="reduced")

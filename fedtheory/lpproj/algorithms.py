@@ -61,7 +61,7 @@ def closed_form_models(method: str, w_hat: np.ndarray, lam: float, b: float, P: 
     if method == "local":
         return w_hat
     proj = method == "lp-proj-2"
-    msgs = w_hat @ P.T if proj else w_hat
+    msgs = _matmul2d(w_hat, P.T) if proj else w_hat
     if N_a:
         msgs = msgs.copy()
         msgs[..., N - N_a:, :] = attack_messages(rng, attack, msgs[..., N - N_a:, :], tau)
@@ -70,8 +70,14 @@ def closed_form_models(method: str, w_hat: np.ndarray, lam: float, b: float, P: 
         return np.broadcast_to(m, w_hat.shape)
     if not proj:
         return (b * w_hat + lam * m) / (b + lam)
-    Pw = w_hat @ P.T
-    return ((b * Pw + lam * m) / (b + lam)) @ P + w_hat - Pw @ P
+    Pw = msgs if not N_a else _matmul2d(w_hat, P.T)
+    return _matmul2d((b * Pw + lam * m) / (b + lam) - Pw, P) + w_hat
+
+
+def _matmul2d(a: np.ndarray, M: np.ndarray) -> np.ndarray:
+    """``a @ M`` for a stack ``a`` (..., p) as one 2-D GEMM (numpy's stacked matmul is slow for
+    many tiny matrices)."""
+    return (a.reshape(-1, a.shape[-1]) @ M).reshape(a.shape[:-1] + (M.shape[1],))
 
 
 def benign_losses(x: np.ndarray, W: np.ndarray, b: float, sigma: float, N_a: int = 0) -> np.ndarray:
@@ -79,16 +85,29 @@ def benign_losses(x: np.ndarray, W: np.ndarray, b: float, sigma: float, N_a: int
     (eq. (35), test noise averaged exactly)."""
     N = W.shape[0]
     diff = x[..., : N - N_a, :] - W[: N - N_a]
-    return sigma ** 2 / 2 + b / 2 * np.mean(np.sum(diff ** 2, axis=-1), axis=-1)
+    sq = np.einsum("...kd,...kd->...", diff, diff)
+    return sigma ** 2 / 2 + b / 2 * sq / (N - N_a)
 
 
 def mc_test_loss(method: str, problem: LinearFLProblem, lam: float, *, attack: str | None = None,
-                 N_a: int = 0, tau: float = 0.0, n_samples: int = 20_000, chunk: int = 2_000,
-                 seed: SeedLike = 0, confidence: float = 0.99) -> Estimate:
+                 N_a: int = 0, tau: float = 0.0, n_samples: int = 20_000, chunk: int | None = None,
+                 seed: SeedLike = 0, confidence: float = 0.99, sampler: str = "full") -> Estimate:
     """Monte Carlo estimate of the benign-average test loss, vectorised over replications
-    (training noise drawn as ``w_hat ~ N(w_k, sigma^2/(b n) I)``, exact in law; attack noise fresh)."""
+    (training noise drawn as ``w_hat ~ N(w_k, sigma^2/(b n) I)``, exact in law; attack noise fresh).
+
+    ``sampler="reduced"`` (lp-proj-2 with orthonormal-row ``P`` only) draws, per client, only
+    ``P w_hat_k = P w_k + s P z_k`` (``P z_k ~ N(0, I_dsub)``) and the complement's squared norm
+    ``||(I - P^T P)(w_hat_k - w_k)||^2 = s^2 chi^2_{d - d_sub}``, which is all the loss depends on:
+    exact in law with ``d_sub + 1`` variates per client instead of ``d``.
+    """
     check_real(lam, "lam", 0)
+    check_choice(sampler, "sampler", ("full", "reduced"))
     p = problem
+    if sampler == "reduced":
+        if method != "lp-proj-2" or not np.allclose(p.P @ p.P.T, np.eye(p.d_sub), atol=1e-10):
+            raise ValueError("`sampler`='reduced' applies to method='lp-proj-2' with orthonormal-row P only")
+        return mc_mean(lambda g, size: _lpproj2_reduced_losses(g, size, p, lam, attack, N_a, tau),
+                       n_samples, seed, chunk=chunk, confidence=confidence)
 
     def sampler(g, size):
         wh = p.sample_w_hat(g, size)
@@ -96,6 +115,25 @@ def mc_test_loss(method: str, problem: LinearFLProblem, lam: float, *, attack: s
         return benign_losses(x, p.W, p.b, p.sigma, N_a if attack else 0)
 
     return mc_mean(sampler, n_samples, seed, chunk=chunk, confidence=confidence)
+
+
+def _lpproj2_reduced_losses(g, size, p: LinearFLProblem, lam, attack, N_a, tau):
+    N, b = p.N, p.b
+    sd = p.sigma / np.sqrt(b * p.n)
+    PW = p.W @ p.P.T  # (N, d_sub)
+    Pw = g.standard_normal((size, N, p.d_sub))
+    Pw *= sd
+    Pw += PW
+    comp = sd ** 2 * g.chisquare(p.d - p.d_sub, (size, N)) if p.d > p.d_sub else np.zeros((size, N))
+    msgs = Pw
+    if attack is not None and N_a:
+        msgs = Pw.copy()
+        msgs[:, N - N_a:, :] = attack_messages(g, attack, Pw[:, N - N_a:, :], tau)
+    m = msgs.sum(axis=1, keepdims=True) / N
+    Nb = N - (N_a if attack else 0)
+    diff = (b * Pw[:, :Nb] + lam * m) / (b + lam) - PW[:Nb]
+    sq = np.einsum("skd,skd->s", diff, diff) + comp[:, :Nb].sum(axis=1)
+    return p.sigma ** 2 / 2 + b / 2 * sq / Nb
 
 
 def test_loss_general(method: str, lam, problem: LinearFLProblem, *, attack: str | None = None,

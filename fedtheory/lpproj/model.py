@@ -57,7 +57,10 @@ class LinearFLProblem:
 
     def sample_w_hat(self, rng: np.random.Generator, reps: int) -> np.ndarray:
         """``reps`` draws of all clients' ``w_hat_k ~ N(w_k, sigma^2/(b n) I)``: shape (reps, N, d)."""
-        return self.W + self.sigma / np.sqrt(self.b * self.n) * rng.standard_normal((reps, self.N, self.d))
+        z = rng.standard_normal((reps, self.N, self.d))
+        z *= self.sigma / np.sqrt(self.b * self.n)
+        z += self.W
+        return z
 
     def design(self, rng: np.random.Generator) -> np.ndarray:
         """Fixed designs ``Xi_k = sqrt(n b) Q_k``, shape (N, n, d) (needs n >= d)."""

@@ -314,11 +314,11 @@ def fedrep_round_sharded(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     parts = np.array_split(np.arange(clients.size), len(rngs))
     wi = [None if w_init is None else w_init[p] for p in parts]
     jobs = [(B, model, clients[p], m, g, head_steps, head_lr, w) for p, g, w in zip(parts, rngs, wi)]
-    from threadpoolctl import threadpool_limits
+    from ..linalg import blas_single_thread
 
     # BLAS is pinned to one thread in both branches, so the floating-point summation order (and hence
     # every bit of the result) is the same whatever `workers` is
-    with threadpool_limits(limits=1, user_api="blas"):
+    with blas_single_thread():
         if workers >= 2 and clients.size * m * model.d >= PARALLEL_MIN_NORMALS and len(jobs) > 1:
             from concurrent.futures import ThreadPoolExecutor
 
