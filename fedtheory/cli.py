@@ -170,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--seed", type=int, help="base seed (default: each claim's own)")
     v.add_argument("--json", metavar="PATH", help="write the verdicts as JSON")
     v.add_argument("--verbose", "-v", action="store_true", help="print paired computed/theory lines")
+    v.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps (default: serial)")
+    v.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (or FEDTHEORY_SCHEDULER)")
     v.set_defaults(func=_verify)
     li = sub.add_parser("list", help="list claim ids and figure ids with their references")
     li.add_argument("--paper", choices=papers)
@@ -180,6 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--full", action="store_true", help="more seeds")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--figure", action="append", help="only this figure id (repeatable)")
+    r.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps")
+    r.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (or FEDTHEORY_SCHEDULER)")
     r.set_defaults(func=_reproduce)
     s = sub.add_parser("speedup", help="SRPFL vs FedRep idealised wall-clock times (Theorem 4.9)")
     s.add_argument("--N", type=int, nargs="+", default=[256, 1024, 4096])
@@ -230,6 +234,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if hasattr(args, "workers"):
+            from .parallel import configure
+
+            if args.workers is not None and args.workers < 1:
+                raise ValueError(f"`workers` must be >= 1; got workers={args.workers}")
+            configure(workers=args.workers, scheduler=args.scheduler)
         return args.func(args)
     except (ValueError, TypeError) as exc:
         print(f"fedtheory: error: {exc}", file=sys.stderr)

@@ -14,12 +14,42 @@ from typing import Any, Callable, Sequence
 from ._validation import check_choice
 from .random import SeedLike, spawn_seeds
 
-__all__ = ["BACKENDS", "parallel_map", "map_tasks"]
+__all__ = ["BACKENDS", "parallel_map", "map_tasks", "configure", "current_config"]
 
 BACKENDS = ("serial", "threads", "processes", "dask")
 
+#: process-wide default used when a caller passes ``backend=None``; set by :func:`configure`
+#: (the CLI's ``--workers`` / ``--scheduler``, or ``FEDTHEORY_SCHEDULER``)
+_CONFIG = {"backend": "serial", "workers": None, "client": None, "scheduler": None}
 
-def map_tasks(func: Callable[[Any], Any], tasks: Sequence[Any], backend: str = "serial",
+
+def configure(*, workers: int | None = None, scheduler: str | None = None) -> dict:
+    """Set the default execution backend for sweeps and replications.
+
+    ``scheduler`` (an address such as ``tcp://127.0.0.1:8786``, or ``FEDTHEORY_SCHEDULER``) sends
+    tasks to a dask.distributed cluster; otherwise ``workers > 1`` runs local processes and
+    ``workers`` in (None, 1) runs serially. Task streams come from the task index
+    (``SeedSequence.spawn``), never from the worker, so the numbers do not depend on this choice.
+    """
+    scheduler = scheduler or os.environ.get("FEDTHEORY_SCHEDULER") or None
+    if scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError as exc:  # pragma: no cover - depends on the extra
+            raise ValueError("`scheduler` needs the dask extra: pip install -e '.[dask]'") from exc
+        _CONFIG.update(backend="dask", client=Client(scheduler), scheduler=scheduler, workers=workers)
+    elif workers is not None and workers > 1:
+        _CONFIG.update(backend="processes", workers=workers, client=None, scheduler=None)
+    else:
+        _CONFIG.update(backend="serial", workers=None, client=None, scheduler=None)
+    return dict(_CONFIG)
+
+
+def current_config() -> dict:
+    return dict(_CONFIG)
+
+
+def map_tasks(func: Callable[[Any], Any], tasks: Sequence[Any], backend: str | None = None,
               workers: int | None = None, client: Any = None) -> list:
     """Apply ``func`` to each task, preserving order.
 
@@ -28,12 +58,17 @@ def map_tasks(func: Callable[[Any], Any], tasks: Sequence[Any], backend: str = "
     func : callable
         Must be picklable for ``processes`` and ``dask``.
     tasks : sequence
-    backend : {"serial", "threads", "processes", "dask"}
+    backend : {"serial", "threads", "processes", "dask"}, optional
+        Default: the process-wide setting of :func:`configure` (serial unless configured).
     workers : int, optional
         Pool size (default ``os.cpu_count()``).
     client : dask.distributed.Client, optional
         For ``backend="dask"``; by default a local cluster is started.
     """
+    if backend is None:
+        backend = _CONFIG["backend"]
+        workers = workers or _CONFIG["workers"]
+        client = client or _CONFIG["client"]
     check_choice(backend, "backend", BACKENDS)
     tasks = list(tasks)
     if backend == "serial" or len(tasks) <= 1:
@@ -64,7 +99,7 @@ def map_tasks(func: Callable[[Any], Any], tasks: Sequence[Any], backend: str = "
 
 
 def parallel_map(func: Callable[[Any], Any], seed: SeedLike, n_tasks: int,
-                 backend: str = "serial", workers: int | None = None, client: Any = None) -> list:
+                 backend: str | None = None, workers: int | None = None, client: Any = None) -> list:
     """Run ``func(child_seed)`` for ``n_tasks`` spawned children of ``seed``."""
     return map_tasks(func, spawn_seeds(seed, n_tasks), backend=backend, workers=workers,
                      client=client)

@@ -40,7 +40,7 @@ def _fig1_task(ss, d, k, n, ms, r, rounds, sigma, head_norm, eta_fedavg):
 
 def fig1_data(ms=(5, 10, 20), *, d=20, k=2, n=100, r=1.0, rounds=200, sigma=1e-3,
               head_norm="sqrt_k", eta_fedavg=0.05, seeds=5, seed: SeedLike = 0,
-              backend="serial") -> dict:
+              backend=None) -> dict:
     """Local test MSE of FedRep, FedAvg(+FT) and Local Only against ``m`` (FedRep Fig. 1).
 
     Returns ``{method: array (seeds, len(ms))}``.
@@ -76,7 +76,7 @@ def _fig3_task(ss, d, k, n, m, r, rounds, sigma, head_norm, eta, head_lr):
 
 def fig3_data(ns=(10, 100, 1000, 10000), *, d=10, k=2, m=5, r=0.1, rounds=100, sigma=1e-3,
               head_norm="sqrt_k", eta=None, head_lr=0.5, seeds=5, seed: SeedLike = 0,
-              backend="serial") -> dict:
+              backend=None) -> dict:
     """dist trajectories of FedRep, 10GD-GD and GD-GD for each ``n`` (FedRep Fig. 3).
 
     Returns ``{n: {method: array (seeds, rounds+1), "bound": ..., "sigma_min": ...}}``.
@@ -115,7 +115,7 @@ def _fig4_task(ss, d, k, n, m, r, rounds, sigma, head_norm, m_news, n_new, eta_f
 
 def fig4_data(m_news=(1, 2, 3, 5, 10, 20, 40), *, d=20, k=2, n=100, m=10, r=0.1, rounds=200,
               sigma=1e-3, head_norm="sqrt_k", n_new=100, eta_fedavg=0.05, seeds=5,
-              seed: SeedLike = 0, backend="serial") -> dict:
+              seed: SeedLike = 0, backend=None) -> dict:
     """New-client MSE after head fitting on ``m_new`` samples (FedRep Fig. 4).
 
     Methods: FedRep's learned ``B``, FedAvg's learned ``B``, Local Only (``d``-dim
