@@ -171,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--json", metavar="PATH", help="write the verdicts as JSON")
     v.add_argument("--verbose", "-v", action="store_true", help="print paired computed/theory lines")
     v.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps (default: serial)")
+    v.add_argument("--cache", default=None, help="task cache folder (default: $FEDTHEORY_CACHE or the user cache dir)")
+    v.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the task cache")
     v.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (or FEDTHEORY_SCHEDULER)")
     v.set_defaults(func=_verify)
     li = sub.add_parser("list", help="list claim ids and figure ids with their references")
@@ -183,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--figure", action="append", help="only this figure id (repeatable)")
     r.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps")
+    r.add_argument("--cache", default=None, help="task cache folder (default: $FEDTHEORY_CACHE or the user cache dir)")
+    r.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the task cache")
     r.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (or FEDTHEORY_SCHEDULER)")
     r.set_defaults(func=_reproduce)
     s = sub.add_parser("speedup", help="SRPFL vs FedRep idealised wall-clock times (Theorem 4.9)")
@@ -240,7 +244,18 @@ def main(argv: list[str] | None = None) -> int:
             if args.workers is not None and args.workers < 1:
                 raise ValueError(f"`workers` must be >= 1; got workers={args.workers}")
             configure(workers=args.workers, scheduler=args.scheduler)
-        return args.func(args)
+        cache = None
+        if hasattr(args, "no_cache"):
+            import os
+
+            from .cache import configure_cache, default_cache_dir
+
+            cache = configure_cache(None if args.no_cache else
+                                    (args.cache or os.environ.get("FEDTHEORY_CACHE") or default_cache_dir()))
+        code = args.func(args)
+        if cache is not None:
+            print(cache.summary())
+        return code
     except (ValueError, TypeError) as exc:
         print(f"fedtheory: error: {exc}", file=sys.stderr)
         return 2

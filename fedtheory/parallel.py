@@ -8,13 +8,15 @@ gets its own stream, so the results are identical on every backend
 from __future__ import annotations
 
 import os
+
+import numpy as np
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Callable, Sequence
 
 from ._validation import check_choice
 from .random import SeedLike, spawn_seeds
 
-__all__ = ["BACKENDS", "parallel_map", "map_tasks", "configure", "current_config"]
+__all__ = ["BACKENDS", "parallel_map", "map_tasks", "cached_map", "configure", "current_config"]
 
 BACKENDS = ("serial", "threads", "processes", "dask")
 
@@ -96,6 +98,59 @@ def map_tasks(func: Callable[[Any], Any], tasks: Sequence[Any], backend: str | N
         if own:
             client.close()
             cluster.close()
+
+
+def _to_arrays(result) -> dict:
+    if not isinstance(result, dict):
+        return {"__value__": np.asarray(result)}
+    return {k: np.asarray(v) for k, v in result.items()}
+
+
+def _from_arrays(arrays: dict):
+    if set(arrays) == {"__value__"}:
+        v = arrays["__value__"]
+        return v.item() if v.ndim == 0 else v
+    return {k: (v.item() if v.ndim == 0 else v) for k, v in arrays.items()}
+
+
+def cached_map(func: Callable[[Any], Any], tasks: Sequence[Any], *, namespace: str, params: dict,
+               backend: str | None = None, workers: int | None = None) -> list:
+    """:func:`map_tasks` with the process-wide task cache (:mod:`fedtheory.cache`), if enabled.
+
+    Each task's key is ``(namespace, params, task)`` (the task is its seed sequence); cached
+    tasks are loaded, missing ones computed and stored as soon as each one finishes, so an
+    interrupted sweep resumes where it stopped and gives the same final result.
+    """
+    from .cache import current_cache, task_key
+
+    cache = current_cache()
+    if cache is None:
+        return map_tasks(func, tasks, backend=backend, workers=workers)
+    tasks = list(tasks)
+    keys = [task_key(namespace, params, t) for t in tasks]
+    out = [None] * len(tasks)
+    missing = []
+    for i, k in enumerate(keys):
+        got = cache.get(k)
+        if got is None:
+            missing.append(i)
+        else:
+            out[i] = _from_arrays(got)
+
+    def run_and_store(i):
+        res = func(tasks[i])
+        cache.put(keys[i], _to_arrays(res))
+        return res
+
+    if backend is None and _CONFIG["backend"] != "serial":
+        results = map_tasks(func, [tasks[i] for i in missing], backend=backend, workers=workers)
+        for i, res in zip(missing, results):
+            cache.put(keys[i], _to_arrays(res))
+            out[i] = res
+    else:
+        for i in missing:  # serial: store each task as soon as it is done
+            out[i] = run_and_store(i)
+    return out
 
 
 def parallel_map(func: Callable[[Any], Any], seed: SeedLike, n_tasks: int,

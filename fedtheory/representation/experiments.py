@@ -13,7 +13,7 @@ from functools import partial
 
 import numpy as np
 
-from ..parallel import map_tasks
+from ..parallel import cached_map, map_tasks
 from ..random import SeedLike, as_generator, spawn_seeds
 from .algorithms import (fit_local, new_client_mse, run_altgd, run_fedavg, run_fedrep,
                          test_mse)
@@ -47,7 +47,8 @@ def fig1_data(ms=(5, 10, 20), *, d=20, k=2, n=100, r=1.0, rounds=200, sigma=1e-3
     """
     task = partial(_fig1_task, d=d, k=k, n=n, ms=list(ms), r=r, rounds=rounds, sigma=sigma,
                    head_norm=head_norm, eta_fedavg=eta_fedavg)
-    res = map_tasks(task, spawn_seeds(seed, seeds), backend=backend)
+    res = cached_map(task, spawn_seeds(seed, seeds), namespace="fedrep.fig1_task", params=task.keywords,
+                     backend=backend)
     return {key: np.array([x[key] for x in res]) for key in res[0]}
 
 
@@ -89,7 +90,8 @@ def fig3_data(ns=(10, 100, 1000, 10000), *, d=10, k=2, m=5, r=0.1, rounds=100, s
     for n, sn in zip(ns, spawn_seeds(seed, len(ns))):
         task = partial(_fig3_task, d=d, k=k, n=n, m=m, r=r, rounds=rounds, sigma=sigma,
                        head_norm=head_norm, eta=eta, head_lr=head_lr)
-        res = map_tasks(task, spawn_seeds(sn, seeds), backend=backend)
+        res = cached_map(task, spawn_seeds(sn, seeds), namespace="fedrep.fig3_task", params=task.keywords,
+                         backend=backend)
         out[n] = {key: np.array([x[key] for x in res]) for key in res[0]}
     return out
 
@@ -123,7 +125,8 @@ def fig4_data(m_news=(1, 2, 3, 5, 10, 20, 40), *, d=20, k=2, n=100, m=10, r=0.1,
     """
     task = partial(_fig4_task, d=d, k=k, n=n, m=m, r=r, rounds=rounds, sigma=sigma,
                    head_norm=head_norm, m_news=list(m_news), n_new=n_new, eta_fedavg=eta_fedavg)
-    res = map_tasks(task, spawn_seeds(seed, seeds), backend=backend)
+    res = cached_map(task, spawn_seeds(seed, seeds), namespace="fedrep.fig4_task", params=task.keywords,
+                     backend=backend)
     return {key: np.array([x[key] for x in res]) for key in res[0]}
 
 
