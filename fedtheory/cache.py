@@ -47,11 +47,31 @@ def _canon(x):
     return x if isinstance(x, (int, float, str, bool, type(None))) else repr(x)
 
 
+_FINGERPRINT: dict = {}
+
+
+def code_fingerprint() -> str:
+    """SHA-256 of the fedtheory sources, so that a code change (even without a version bump)
+    never reuses results computed by other code."""
+    if "fp" not in _FINGERPRINT:
+        root = os.path.dirname(os.path.abspath(__file__))
+        h = hashlib.sha256()
+        for dirpath, _, files in sorted(os.walk(root)):
+            for f in sorted(files):
+                if f.endswith(".py"):
+                    with open(os.path.join(dirpath, f), "rb") as fh:
+                        h.update(f.encode())
+                        h.update(fh.read())
+        _FINGERPRINT["fp"] = h.hexdigest()
+    return _FINGERPRINT["fp"]
+
+
 def task_key(namespace: str, params: dict, seed) -> str:
+    """Key of a task: namespace, parameters, seed, package version and source fingerprint."""
     from . import __version__
 
-    blob = json.dumps({"ns": namespace, "params": _canon(params), "seed": _canon(seed), "version": __version__},
-                      sort_keys=True)
+    blob = json.dumps({"ns": namespace, "params": _canon(params), "seed": _canon(seed), "version": __version__,
+                       "code": code_fingerprint()}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 

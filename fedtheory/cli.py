@@ -173,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps (default: serial)")
     v.add_argument("--cache", default=None, help="task cache folder (default: $FEDTHEORY_CACHE or the user cache dir)")
     v.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the task cache")
+    v.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     v.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (or FEDTHEORY_SCHEDULER)")
     v.set_defaults(func=_verify)
     li = sub.add_parser("list", help="list claim ids and figure ids with their references")
@@ -187,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps")
     r.add_argument("--cache", default=None, help="task cache folder (default: $FEDTHEORY_CACHE or the user cache dir)")
     r.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the task cache")
+    r.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     r.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (or FEDTHEORY_SCHEDULER)")
     r.set_defaults(func=_reproduce)
     s = sub.add_parser("speedup", help="SRPFL vs FedRep idealised wall-clock times (Theorem 4.9)")
@@ -244,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.workers is not None and args.workers < 1:
                 raise ValueError(f"`workers` must be >= 1; got workers={args.workers}")
             configure(workers=args.workers, scheduler=args.scheduler)
+        if hasattr(args, "quiet"):
+            from .parallel import set_quiet
+
+            set_quiet(args.quiet)
         cache = None
         if hasattr(args, "no_cache"):
             import os

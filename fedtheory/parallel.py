@@ -16,13 +16,31 @@ from typing import Any, Callable, Sequence
 from ._validation import check_choice
 from .random import SeedLike, spawn_seeds
 
-__all__ = ["BACKENDS", "parallel_map", "map_tasks", "cached_map", "configure", "current_config"]
+__all__ = ["BACKENDS", "parallel_map", "map_tasks", "cached_map", "configure", "current_config", "set_quiet"]
 
 BACKENDS = ("serial", "threads", "processes", "dask")
 
 #: process-wide default used when a caller passes ``backend=None``; set by :func:`configure`
 #: (the CLI's ``--workers`` / ``--scheduler``, or ``FEDTHEORY_SCHEDULER``)
-_CONFIG = {"backend": "serial", "workers": None, "client": None, "scheduler": None}
+_CONFIG = {"backend": "serial", "workers": None, "client": None, "scheduler": None, "quiet": False}
+
+
+def set_quiet(quiet: bool) -> None:
+    """Silence progress bars (the CLI's ``--quiet``)."""
+    _CONFIG["quiet"] = bool(quiet)
+
+
+def _progress(iterable, total: int, desc: str):
+    """A tqdm bar on a TTY that appears only if the sweep lasts more than 2 s; quiet otherwise."""
+    import sys
+
+    if _CONFIG["quiet"] or not sys.stderr.isatty():
+        return iterable
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return iterable
+    return tqdm(iterable, total=total, desc=desc, delay=2.0, leave=False)
 
 
 def configure(*, workers: int | None = None, scheduler: str | None = None) -> dict:
@@ -74,7 +92,7 @@ def map_tasks(func: Callable[[Any], Any], tasks: Sequence[Any], backend: str | N
     check_choice(backend, "backend", BACKENDS)
     tasks = list(tasks)
     if backend == "serial" or len(tasks) <= 1:
-        return [func(t) for t in tasks]
+        return [func(t) for t in _progress(tasks, len(tasks), getattr(func, "__name__", "tasks"))]
     workers = workers or os.cpu_count() or 1
     if backend == "threads":
         with ThreadPoolExecutor(max_workers=workers) as ex:
@@ -148,7 +166,7 @@ def cached_map(func: Callable[[Any], Any], tasks: Sequence[Any], *, namespace: s
             cache.put(keys[i], _to_arrays(res))
             out[i] = res
     else:
-        for i in missing:  # serial: store each task as soon as it is done
+        for i in _progress(missing, len(missing), namespace):  # serial: store each task when done
             out[i] = run_and_store(i)
     return out
 
