@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--seed", type=int, help="base seed (default: each claim's own)")
     v.add_argument("--json", metavar="PATH", help="write the verdicts as JSON")
     v.add_argument("--verbose", "-v", action="store_true", help="print paired computed/theory lines")
-    v.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps (default: serial)")
+    v.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps (default: one per core)")
     v.add_argument("--cache", default=None, help="task cache folder (default: $FEDTHEORY_CACHE or the user cache dir)")
     v.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the task cache")
     v.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
@@ -185,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--full", action="store_true", help="more seeds")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--figure", action="append", help="only this figure id (repeatable)")
-    r.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps")
+    r.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps (default: one per core)")
     r.add_argument("--cache", default=None, help="task cache folder (default: $FEDTHEORY_CACHE or the user cache dir)")
     r.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the task cache")
     r.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
@@ -245,7 +245,11 @@ def main(argv: list[str] | None = None) -> int:
 
             if args.workers is not None and args.workers < 1:
                 raise ValueError(f"`workers` must be >= 1; got workers={args.workers}")
-            configure(workers=args.workers, scheduler=args.scheduler)
+            import os as _os
+
+            # the CLI defaults to local processes (one per core); results do not depend on it
+            configure(workers=args.workers if args.workers is not None else (_os.cpu_count() or 1),
+                      scheduler=args.scheduler)
         if hasattr(args, "quiet"):
             from .parallel import set_quiet
 

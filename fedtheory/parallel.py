@@ -69,6 +69,30 @@ def current_config() -> dict:
     return dict(_CONFIG)
 
 
+_PINNED = []
+
+
+def _pin_blas():
+    """Worker-process initializer: one BLAS thread per process (the processes are the parallelism)."""
+    from threadpoolctl import threadpool_limits
+
+    _PINNED.append(threadpool_limits(limits=1, user_api="blas"))
+
+
+class _Pinned:
+    """``func`` run with BLAS pinned to one thread, on every backend, so that the floating-point
+    summation order (and every bit of the result) is the same serially, in processes and on Dask."""
+
+    def __init__(self, func):
+        self.func = func
+
+    def __call__(self, task):
+        from .linalg import blas_single_thread
+
+        with blas_single_thread():
+            return self.func(task)
+
+
 def map_tasks(func: Callable[[Any], Any], tasks: Sequence[Any], backend: str | None = None,
               workers: int | None = None, client: Any = None) -> list:
     """Apply ``func`` to each task, preserving order.
@@ -91,14 +115,15 @@ def map_tasks(func: Callable[[Any], Any], tasks: Sequence[Any], backend: str | N
         client = client or _CONFIG["client"]
     check_choice(backend, "backend", BACKENDS)
     tasks = list(tasks)
+    func = func if isinstance(func, _Pinned) else _Pinned(func)
     if backend == "serial" or len(tasks) <= 1:
-        return [func(t) for t in _progress(tasks, len(tasks), getattr(func, "__name__", "tasks"))]
+        return [func(t) for t in _progress(tasks, len(tasks), getattr(func.func, "__name__", "tasks"))]
     workers = workers or os.cpu_count() or 1
     if backend == "threads":
         with ThreadPoolExecutor(max_workers=workers) as ex:
             return list(ex.map(func, tasks))
     if backend == "processes":
-        with ProcessPoolExecutor(max_workers=workers) as ex:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_pin_blas) as ex:
             return list(ex.map(func, tasks))
     try:
         from dask.distributed import Client, LocalCluster
@@ -155,8 +180,10 @@ def cached_map(func: Callable[[Any], Any], tasks: Sequence[Any], *, namespace: s
         else:
             out[i] = _from_arrays(got)
 
+    pinned = _Pinned(func)
+
     def run_and_store(i):
-        res = func(tasks[i])
+        res = pinned(tasks[i])
         cache.put(keys[i], _to_arrays(res))
         return res
 
