@@ -7,3 +7,4 @@ import tempfile
 
 # the CLI's task cache goes to a throw-away folder during the test session
 os.environ.setdefault("FEDTHEORY_CACHE", tempfile.mkdtemp(prefix="fedtheory-cache-"))
+pytest_plugins = ["pytester"]
