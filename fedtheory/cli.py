@@ -158,6 +158,16 @@ def _bench(args) -> int:
     return 0
 
 
+def _report(args) -> int:
+    from .report import build_report
+
+    res = build_report(args.out, full=args.full, papers=args.paper, seed=args.seed)
+    c = res["counts"]
+    print(f"wrote {res['index']} and {res['claims']}: " + ", ".join(f"{n} {s}" for s, n in c.items()) +
+          f" ({res['seconds']:.1f} s)")
+    return 1 if c["fails"] else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fedtheory", description="Check federated-learning theory against exact "
                 "computation on linear models.")
@@ -229,6 +239,17 @@ def build_parser() -> argparse.ArgumentParser:
     fl.add_argument("--b", type=int, default=None, help="Erlang shape for Proposition 2")
     fl.add_argument("--q", type=float, default=100.0, help="quantile index q >= 2 for Proposition 2")
     fl.set_defaults(func=_fedlrgd)
+    rp = sub.add_parser("report", help="write a self-contained HTML report (claims, errata, figures)")
+    rp.add_argument("--out", default="report", help="output folder (default: report/)")
+    rp.add_argument("--full", action="store_true")
+    rp.add_argument("--paper", action="append", choices=papers, help="only this paper (repeatable)")
+    rp.add_argument("--seed", type=int, default=None)
+    rp.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps")
+    rp.add_argument("--scheduler", default=None)
+    rp.add_argument("--cache", default=None)
+    rp.add_argument("--no-cache", dest="no_cache", action="store_true")
+    rp.add_argument("--quiet", "-q", action="store_true")
+    rp.set_defaults(func=_report)
     bn = sub.add_parser("bench", help="benchmarks: FedRep round variants and the Monte Carlo kernel")
     bn.add_argument("--quick", action="store_true", help="S1, S2 and a short Monte Carlo only")
     bn.add_argument("--json", metavar="PATH")
