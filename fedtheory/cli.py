@@ -168,6 +168,23 @@ def _report(args) -> int:
     return 1 if c["fails"] else 0
 
 
+def _explore(args) -> int:
+    from .explore import EXPLORERS
+    from .plotting import plt
+
+    fig = EXPLORERS[args.name]()
+    import matplotlib
+
+    if matplotlib.get_backend().lower() == "agg":
+        path = args.save or f"explore_{args.name}.png"
+        fig.savefig(path)
+        print(f"no display for an interactive window (backend Agg); wrote {path}. Run it in a desktop session "
+              "or in Jupyter with %matplotlib widget: fedtheory.explore." + args.name.replace("-", "_") + "()")
+        return 0
+    plt.show()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fedtheory", description="Check federated-learning theory against exact "
                 "computation on linear models.")
@@ -250,6 +267,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--no-cache", dest="no_cache", action="store_true")
     rp.add_argument("--quiet", "-q", action="store_true")
     rp.set_defaults(func=_report)
+    ex = sub.add_parser("explore", help="interactive explorers (matplotlib widgets)")
+    ex.add_argument("name", choices=["lpproj-robustness", "fedrep-contraction", "srpfl-wallclock", "lowrank-theorem1"])
+    ex.add_argument("--save", default=None, help="PNG path when no display is available")
+    ex.set_defaults(func=_explore)
     bn = sub.add_parser("bench", help="benchmarks: FedRep round variants and the Monte Carlo kernel")
     bn.add_argument("--quick", action="store_true", help="S1, S2 and a short Monte Carlo only")
     bn.add_argument("--json", metavar="PATH")

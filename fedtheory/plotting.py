@@ -12,7 +12,8 @@ from typing import Any
 
 import matplotlib
 
-matplotlib.use(os.environ.get("MPLBACKEND", "Agg"))
+if not os.environ.get("DISPLAY") and not os.environ.get("MPLBACKEND") and "ipykernel" not in __import__("sys").modules:
+    matplotlib.use("Agg")  # headless: files only (an interactive session keeps its own backend)
 import matplotlib.pyplot as plt  # noqa: E402
 
 from .claims import to_jsonable  # noqa: E402
