@@ -251,6 +251,16 @@ def fedrep_round(B: np.ndarray, X: np.ndarray, y: np.ndarray, eta: float, *,
                                 head_steps=head_steps, head_lr=head_lr, orthonormalize_B=orthonormalize_B)
 
 
+def _finish_round(B_bar, w, resid, orthonormalize_B: bool) -> RoundResult:
+    """Server step after averaging: QR with ``diag(R) >= 0`` (unique factor), or keep ``B_bar``."""
+    if orthonormalize_B:
+        Q, R = np.linalg.qr(B_bar)
+        sg = np.sign(np.diag(R))
+        sg[sg == 0] = 1.0
+        return RoundResult(Q * sg, B_bar, sg[:, None] * R, w, resid)
+    return RoundResult(B_bar, B_bar, np.eye(B_bar.shape[1]), w, resid)
+
+
 def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head_lr=0.5,
                          orthonormalize_B=True) -> RoundResult:
     """The round given the stacked batch ``Xf`` (c m x d) and its features ``A = X B`` (c, m, k).
@@ -270,12 +280,7 @@ def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head
     resid = np.einsum("cmk,ck->cm", A, w) - y
     Rw = (resid[:, :, None] * w[:, None, :]).reshape(c * m, k)
     B_bar = B - eta * (Xf.T @ Rw) / (c * m)  # (1/c) sum_i (1/m) X_i^T r_i w_i^T
-    if orthonormalize_B:
-        Q, R = np.linalg.qr(B_bar)
-        sg = np.sign(np.diag(R))
-        sg[sg == 0] = 1.0
-        return RoundResult(Q * sg, B_bar, sg[:, None] * R, w, resid)
-    return RoundResult(B_bar, B_bar, np.eye(k), w, resid)
+    return _finish_round(B_bar, w, resid, orthonormalize_B)
 
 
 def _shard_part(B, model, clients, m, rng, head_steps, head_lr, w_init):
@@ -331,12 +336,7 @@ def fedrep_round_sharded(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     resid = np.concatenate([o[2] for o in outs])
     B_bar = B - eta * G / (clients.size * m)
     k = B.shape[1]
-    if orthonormalize_B:
-        Q, R = np.linalg.qr(B_bar)
-        sg = np.sign(np.diag(R))
-        sg[sg == 0] = 1.0
-        return RoundResult(Q * sg, B_bar, sg[:, None] * R, w, resid)
-    return RoundResult(B_bar, B_bar, np.eye(k), w, resid)
+    return _finish_round(B_bar, w, resid, orthonormalize_B)
 
 
 def fedrep_round_stacked(B: np.ndarray, model: FedRepModel, clients: np.ndarray, m: int, eta: float,
@@ -417,12 +417,7 @@ def fedrep_round_reduced(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     Np = rng.standard_normal((B.shape[0], k))
     G = U @ G_U + (Np - U @ (U.T @ Np)) @ L.T
     B_bar = B - eta * G
-    if orthonormalize_B:
-        Q, R = np.linalg.qr(B_bar)
-        sgn = np.sign(np.diag(R))
-        sgn[sgn == 0] = 1.0
-        return RoundResult(Q * sgn, B_bar, sgn[:, None] * R, w, resid)
-    return RoundResult(B_bar, B_bar, np.eye(k), w, resid)
+    return _finish_round(B_bar, w, resid, orthonormalize_B)
 
 
 def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.1,
