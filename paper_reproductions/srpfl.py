@@ -19,10 +19,13 @@ import numpy as np
 
 from fedtheory.plotting import plt, save_figure, style
 from fedtheory.random import spawn_seeds
-from fedtheory.srpfl import (expected_order_statistic, idealised_wallclock, noise_floor,
+from types import SimpleNamespace
+
+from fedtheory.srpfl import (expected_order_statistic, fedavg_wallclock, idealised_wallclock, noise_floor,
                              run_srpfl, switch_point, theorem49_ratio_bound)
 
-COLORS = {"SRPFL": "#1f77b4", "FedRep": "#d62728"}
+COLORS = {"SRPFL": "#1f77b4", "FedRep": "#d62728", "FedAvg": "#7f7f7f"}
+LABELS = {"SRPFL": "FedRep-SRPFL", "FedRep": "FedRep", "FedAvg": "FedAvg (single model)"}
 
 
 def _on_grid(res_list, grid, attr):
@@ -52,15 +55,18 @@ def wallclock(outdir="figures", full=False, seed=0):
         for i, c in enumerate(p["comm"]):
             for j, (speeds, frac) in enumerate(cols):
                 N = int(p["M"] * frac)
-                runs = {"SRPFL": [], "FedRep": []}
+                runs = {"SRPFL": [], "FedRep": [], "FedAvg": []}
                 for s in spawn_seeds(seed, p["seeds"]):
                     kw = dict(d=p["d"], k=p["k"], M=p["M"], N=N, n0=p["n0"], m=p["m"],
                               sigma=p["sigma"], speeds=speeds, comm_cost=c, rounds=p["rounds"],
                               eval_every=p["eval_every"], seed=s)
                     runs["SRPFL"].append(run_srpfl(**kw, stage_lengths=p["stage_lengths"]))
                     runs["FedRep"].append(run_srpfl(**kw, schedule="all"))
+                    t_fa, d_fa, mse_fa = fedavg_wallclock(d=p["d"], k=p["k"], M=p["M"], N=N, m=p["m"], sigma=p["sigma"],
+                                                          speeds=speeds, comm_cost=c, rounds=p["rounds"], seed=s)
+                    runs["FedAvg"].append(SimpleNamespace(wall_clock=t_fa, dist=d_fa, mse=mse_fa))
                 tmax = min(max(r.wall_clock[-1] for r in runs["SRPFL"]),
-                           max(r.wall_clock[-1] for r in runs["FedRep"]))
+                           max(r.wall_clock[-1] for r in runs["FedRep"]))  # FedAvg shown over the same window
                 grid = np.linspace(0, tmax, 200)
                 key = f"C={c:g}|{speeds}|N={N}"
                 data[key] = {"time": grid}
@@ -71,7 +77,7 @@ def wallclock(outdir="figures", full=False, seed=0):
                         v = _on_grid(lst, grid, metric)
                         med = np.nanmedian(v, axis=0)
                         lo, hi = np.nanquantile(v, [0.1, 0.9], axis=0)
-                        ax.plot(grid, med, color=COLORS[name], label=f"{'FedRep-SRPFL' if name == 'SRPFL' else 'FedRep'} (median)")
+                        ax.plot(grid, med, color=COLORS[name], label=f"{LABELS[name]} (median)")
                         ax.fill_between(grid, lo, hi, color=COLORS[name], alpha=0.2, linewidth=0)
                         data[key][f"{name}_{metric}_median"] = med
                     ax.set_yscale("log")
@@ -85,7 +91,7 @@ def wallclock(outdir="figures", full=False, seed=0):
             for ax in axes[:, 0]:
                 ax.set_ylabel(r"$\mathrm{dist}(B^t,B^*)$" if metric == "dist" else "test MSE (exact)")
             axes[0, 0].legend(loc="lower left", fontsize=8)
-            fig.suptitle(f"FedRep vs FedRep-SRPFL on wall-clock time (linear analogue): d={p['d']}, "
+            fig.suptitle(f"FedRep vs FedRep-SRPFL (and FedAvg) on wall-clock time (linear analogue): d={p['d']}, "
                          f"k={p['k']}, M={p['M']}, m={p['m']}, sigma={p['sigma']}, n0={p['n0']}, "
                          f"{p['stage_lengths']} rounds/stage; median and 10-90% band over {p['seeds']} seeds",
                          fontsize=10)

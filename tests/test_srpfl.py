@@ -138,3 +138,15 @@ def test_dynamic_speed_variants():
     assert t.rates.min() >= 1 / 100 and a.rates.min() >= 1 / 20
     mix = make_speed_model("mixture", 50, 50, straggler_fraction=0.2, seed=0)
     assert np.sum(mix.rates == 0.1) == 10  # stragglers: mean 10
+
+
+def test_fedavg_wallclock_pays_the_slowest_selected_client():
+    from fedtheory.srpfl import fedavg_wallclock
+
+    t, dist, mse = fedavg_wallclock(d=10, k=2, M=16, N=16, m=10, sigma=0.1, speeds="fixed", comm_cost=2.0,
+                                    rounds=5, seed=3)
+    sr = run_srpfl(d=10, k=2, M=16, N=16, n0=4, m=10, sigma=0.1, speeds="fixed", comm_cost=2.0, rounds=5,
+                   schedule="all", seed=3)
+    # all N = M clients every round with fixed speeds: the same per-round time as the FedRep baseline
+    np.testing.assert_allclose(np.diff(t), np.diff(sr.wall_clock))
+    assert dist.shape == mse.shape == (6,) and np.all(mse > 0.1 ** 2)

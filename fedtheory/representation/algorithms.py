@@ -574,13 +574,14 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                rounds: int = 100, *, eta: float = 0.1, sigma: float = 0.0,
                head_norm: str = "sqrt_k", design: str = "gaussian", local_steps: int = 1,
                fresh_batches: bool = True, m_test: int = 100, model: FedRepModel | None = None,
-               seed: SeedLike = 0) -> FedAvgResult:
+               selection_log: list | None = None, seed: SeedLike = 0) -> FedAvgResult:
     """FedAvg on the single-model objective (4) with the two-layer model ``x -> w^T B^T x``.
 
     FedRep, `002_3dc82ad2944c0e6c.txt`, eq. (4) and Sec. 5.1. Each selected client
     takes ``local_steps`` gradient steps on its batch loss in ``(B, w)`` from the
     shared model; the server averages. ``local_steps=1`` is FedSGD, as in the public
-    code. ``B^0`` is Haar-random orthonormal and ``w^0 = 0``.
+    code. ``B^0`` is Haar-random orthonormal and ``w^0 = 0``. If ``selection_log`` is a list, each
+    round's selected clients are appended to it (used to attach a simulated clock).
     """
     d, k, n, m, n_sel, rounds = _validate_common(d, k, n, m, r, rounds, sigma)
     eta = check_real(eta, "eta", 0, low_open=True)
@@ -605,6 +606,8 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     dist[0], obj[0] = principal_angle_distance(B, model.B_star), objective4(B, w)
     for t in range(rounds):
         sel = rng.choice(n, size=n_sel, replace=False)
+        if selection_log is not None:
+            selection_log.append(sel)
         X, y = model.sample(rng, sel, m) if fresh_batches else (X_all[sel], y_all[sel])
         Bc = np.broadcast_to(B, (n_sel, d, k)).copy()
         wc = np.broadcast_to(w, (n_sel, k)).copy()

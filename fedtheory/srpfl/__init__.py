@@ -8,7 +8,7 @@ arXiv `003_5cacc3a544399ea7.txt`).
 
 The data model and the vectorised round are FedRep's (:mod:`fedtheory.representation`).
 """
-from .algorithms import SRPFLResult, run_srpfl, srpfl_default_eta
+from .algorithms import SRPFLResult, fedavg_wallclock, run_srpfl, srpfl_default_eta
 from .model import SPEEDS, SpeedModel, make_speed_model
 from .theory import (contraction_bound, expected_order_statistic, fedrep_rounds_exact,
                      floor_recursion, harmonic, idealised_wallclock, lemma_b2_bound,

@@ -27,7 +27,7 @@ from ..representation.model import FedRepModel, make_model
 from .model import SpeedModel, make_speed_model
 from .theory import contraction_bound, round_decomposition, stage_rounds, switch_point
 
-__all__ = ["SRPFLResult", "run_srpfl", "srpfl_default_eta"]
+__all__ = ["SRPFLResult", "run_srpfl", "srpfl_default_eta", "fedavg_wallclock"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -281,3 +281,29 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
                        stage=np.array(stages), a=np.array(a_list), bound=np.array(bounds),
                        mse=np.array(mse), identities={k_: np.array(v) for k_, v in ident.items()},
                        E0=E0, eta=eta, params=params, model=model)
+
+
+def fedavg_wallclock(d: int = 50, k: int = 3, M: int = 64, N: int = 64, m: int = 30, sigma: float = 0.5,
+                     speeds: str | SpeedModel = "fixed", comm_cost: float = 0.0, *, lam: float = 1.0,
+                     rounds: int = 100, eta: float = 0.05, speed_variant: str = "tmlr",
+                     straggler_fraction: float = 0.2, model: FedRepModel | None = None, seed: SeedLike = 0):
+    """FedAvg (single model, Sec. 5 baselines) on the same simulated clock as :func:`run_srpfl`.
+
+    Runs :func:`fedtheory.representation.run_fedavg` with ``N`` of the ``M`` clients per round and
+    charges each round the slowest selected client's time plus ``C = c/lam`` (straggler-prone, like
+    FedRep). Returns ``(wall_clock, dist, mse)`` arrays over rounds 0..T, where ``mse`` is the exact
+    population test MSE of the single model, ``2 x`` objective (4) including the noise.
+    """
+    from ..representation.algorithms import run_fedavg
+
+    ss_model, ss_speed, ss_run, ss_time = spawn_seeds(seed, 4)
+    if model is None:
+        model = make_model(d, k, M, sigma=sigma, seed=ss_model)
+    sp = speeds if isinstance(speeds, SpeedModel) else make_speed_model(
+        speeds, M, N, lam=lam, variant=speed_variant, straggler_fraction=straggler_fraction, seed=ss_speed)
+    log: list = []
+    res = run_fedavg(d, k, M, m, N / M, rounds, eta=eta, model=model, m_test=0, selection_log=log, seed=ss_run)
+    rng_t = as_generator(ss_time)
+    C = comm_cost / lam
+    times = np.array([float(np.max(sp.draw(rng_t, sel))) + C for sel in log])
+    return np.concatenate([[0.0], np.cumsum(times)]), res.dist, 2 * res.objective
