@@ -251,6 +251,20 @@ def fedrep_round(B: np.ndarray, X: np.ndarray, y: np.ndarray, eta: float, *,
                                 head_steps=head_steps, head_lr=head_lr, orthonormalize_B=orthonormalize_B)
 
 
+def _client_heads(A, y, head_steps=None, head_lr=0.5, w_init=None):
+    """Client head update of Algorithm 2 for a stack of clients: the exact least-squares head, or
+    ``head_steps`` gradient steps of size ``head_lr`` from ``w_init`` (GD-GD); returns ``(w, resid)``
+    with ``resid = A w - y``. ``A`` is (c, m, k), ``y`` (c, m)."""
+    c, m, k = A.shape
+    if head_steps is None:
+        w = fit_heads(A, y)
+    else:
+        w = np.zeros((c, k)) if w_init is None else np.array(w_init, dtype=float)
+        for _ in range(head_steps):
+            w = w - head_lr * np.einsum("cmk,cm->ck", A, np.einsum("cmk,ck->cm", A, w) - y) / m
+    return w, np.einsum("cmk,ck->cm", A, w) - y
+
+
 def _finish_round(B_bar, w, resid, orthonormalize_B: bool) -> RoundResult:
     """Server step after averaging: QR with ``diag(R) >= 0`` (unique factor), or keep ``B_bar``."""
     if orthonormalize_B:
@@ -270,35 +284,29 @@ def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head
     and this one) besides drawing it.
     """
     c, m, k = A.shape
-    if head_steps is None:
-        w = fit_heads(A, y)
-    else:
-        w = np.zeros((c, k)) if w_init is None else np.array(w_init, dtype=float)
-        for _ in range(head_steps):
-            res = np.einsum("cmk,ck->cm", A, w) - y
-            w = w - head_lr * np.einsum("cmk,cm->ck", A, res) / m
-    resid = np.einsum("cmk,ck->cm", A, w) - y
+    w, resid = _client_heads(A, y, head_steps, head_lr, w_init)
     Rw = (resid[:, :, None] * w[:, None, :]).reshape(c * m, k)
     B_bar = B - eta * (Xf.T @ Rw) / (c * m)  # (1/c) sum_i (1/m) X_i^T r_i w_i^T
     return _finish_round(B_bar, w, resid, orthonormalize_B)
 
 
-def _shard_part(B, model, clients, m, rng, head_steps, head_lr, w_init):
-    """One shard's share of a round: draw its batch, heads, residuals and its gradient sum."""
-    c, d, k = clients.size, model.d, B.shape[1]
+def _draw_stacked(B, model, clients, m, rng):
+    """Draw the clients' batch as one tall matrix ``Xf`` (c m x d), with one ``X [B | B*]`` matmul giving
+    the features ``A = X B`` (c, m, k) and the labels ``y = (X B*) w* + noise`` (c, m)."""
+    c, k = clients.size, B.shape[1]
     Xf = model.draw_x(rng, (c * m,))
     P = Xf @ np.hstack([B, model.B_star])
     y = np.einsum("cmk,ck->cm", P[:, k:].reshape(c, m, -1), model.W_star[clients])
     if model.sigma > 0:
         y += model.sigma * rng.standard_normal((c, m))
-    A = P[:, :k].reshape(c, m, k)
-    if head_steps is None:
-        w = fit_heads(A, y)
-    else:
-        w = np.zeros((c, k)) if w_init is None else np.array(w_init, dtype=float)
-        for _ in range(head_steps):
-            w = w - head_lr * np.einsum("cmk,cm->ck", A, np.einsum("cmk,ck->cm", A, w) - y) / m
-    resid = np.einsum("cmk,ck->cm", A, w) - y
+    return Xf, P[:, :k].reshape(c, m, k), y
+
+
+def _shard_part(B, model, clients, m, rng, head_steps, head_lr, w_init):
+    """One shard's share of a round: draw its batch, heads, residuals and its gradient sum."""
+    Xf, A, y = _draw_stacked(B, model, clients, m, rng)
+    c, k = clients.size, B.shape[1]
+    w, resid = _client_heads(A, y, head_steps, head_lr, w_init)
     return Xf.T @ (resid[:, :, None] * w[:, None, :]).reshape(c * m, k), w, resid
 
 
@@ -347,13 +355,8 @@ def fedrep_round_stacked(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     stream, same order), computes ``X [B | B*]`` in one matmul, the labels ``y_i = (X_i B*) w_i* +
     noise`` from it, and then :func:`_round_from_features`.
     """
-    c, d, k = clients.size, model.d, B.shape[1]
-    Xf = model.draw_x(rng, (c * m,))
-    P = Xf @ np.hstack([B, model.B_star])
-    y = np.einsum("cmk,ck->cm", P[:, k:].reshape(c, m, -1), model.W_star[clients])
-    if model.sigma > 0:
-        y += model.sigma * rng.standard_normal((c, m))
-    return _round_from_features(B, Xf, P[:, :k].reshape(c, m, k), y, eta, **kw)
+    Xf, A, y = _draw_stacked(B, model, clients, m, rng)
+    return _round_from_features(B, Xf, A, y, eta, **kw)
 
 
 SAMPLERS = ("full", "reduced", "auto")
@@ -403,13 +406,7 @@ def fedrep_round_reduced(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     if model.sigma > 0:
         y = y + model.sigma * rng.standard_normal((c, m))
     A = a @ UB
-    if head_steps is None:
-        w = fit_heads(A, y)
-    else:
-        w = np.zeros((c, k)) if w_init is None else np.array(w_init, dtype=float)
-        for _ in range(head_steps):
-            w = w - head_lr * np.einsum("cmk,cm->ck", A, np.einsum("cmk,ck->cm", A, w) - y) / m
-    resid = np.einsum("cmk,ck->cm", A, w) - y
+    w, resid = _client_heads(A, y, head_steps, head_lr, w_init)
     G_U = np.einsum("cmq,cm->cq", a, resid).T @ w / (c * m)  # U^T G, (2k, k)
     S = (w * np.sum(resid ** 2, axis=1)[:, None]).T @ w / (c * m) ** 2
     ev, vec = np.linalg.eigh(S)
