@@ -2,21 +2,33 @@
 
 Subjects (one subpackage each, split into model / algorithms / theory):
 
-* :mod:`fedtheory.representation` - FedRep (`002_3dc82ad2944c0e6c.txt`).
+* :mod:`fedtheory.representation` - FedRep (Collins, Hassani, Mokhtari and Shakkottai, 2021);
+* :mod:`fedtheory.srpfl` - SRPFL (Tziotis, Shen, Pedarsani, Hassani and Mokhtari, TMLR);
+* :mod:`fedtheory.lpproj` - lp-proj (Han, Li, Lin and Zhang, JMLR 2024);
+* :mod:`fedtheory.lowrank` - FedLRGD (Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory 2023).
 
-Shared core: :mod:`.linalg`, :mod:`.random`, :mod:`.montecarlo`, :mod:`.claims`,
-:mod:`.parallel`, :mod:`.plotting`, :mod:`.cli`.
+Papers are plugins (:class:`Paper`, entry-point group ``fedtheory.papers``): each carries a
+citation, claims grouped by section, figures and a results ledger. Shared core:
+:mod:`.linalg`, :mod:`.random`, :mod:`.montecarlo`, :mod:`.claims`, :mod:`.paper`,
+:mod:`.plugins`, :mod:`.ledger`, :mod:`.provenance`, :mod:`.parallel`, :mod:`.cache`,
+:mod:`.plotting`, :mod:`.report`, :mod:`.cli`, :mod:`.testing`.
 """
-from ._warnings import BoundInapplicableWarning, FedtheoryWarning, IllConditionedWarning
-from .claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE, Claim, Verdict, get_claim, registry
-from .linalg import orthonormalize, principal_angle_distance
-from .montecarlo import Estimate, ProportionEstimate, mc_mean, proportion_estimate
+__version__ = "0.2.0"
 
-__version__ = "0.1.0"
+from ._warnings import BoundInapplicableWarning, FedtheoryWarning, IllConditionedWarning  # noqa: E402
+from .claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE, STATUSES, Claim, Verdict  # noqa: E402
+from .ledger import LedgerRow  # noqa: E402
+from .linalg import orthonormalize, principal_angle_distance  # noqa: E402
+from .montecarlo import Estimate, ProportionEstimate, mc_mean, proportion_estimate  # noqa: E402
+from .paper import Citation, Figure, Paper  # noqa: E402
+from .plugins import (PluginError, get_claim, get_figure, get_paper, load_papers, paper_keys,  # noqa: E402
+                      register_paper, registry, reproduce, unregister_paper)
+from .provenance import provenance  # noqa: E402
 
 __all__ = [
     "principal_angle_distance", "orthonormalize", "Estimate", "ProportionEstimate", "mc_mean",
-    "proportion_estimate", "Verdict", "Claim", "registry", "get_claim", "HOLDS", "FAILS",
-    "ERRATUM", "INCONCLUSIVE", "FedtheoryWarning", "IllConditionedWarning",
-    "BoundInapplicableWarning", "__version__",
+    "proportion_estimate", "Verdict", "Claim", "Paper", "Citation", "Figure", "LedgerRow", "PluginError",
+    "registry", "get_claim", "get_figure", "get_paper", "load_papers", "paper_keys", "register_paper",
+    "unregister_paper", "reproduce", "provenance", "HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "STATUSES",
+    "FedtheoryWarning", "IllConditionedWarning", "BoundInapplicableWarning", "__version__",
 ]

@@ -1,10 +1,12 @@
 """Claims and verdicts: the unit of the claim catalogue.
 
 A :class:`Claim` is a quantitative statement from a paper, with an id
-(``"fedrep.thm1.contraction"``), the paper it comes from (seed file name), the
-exact reference (theorem, lemma or equation number), the statement, and an
+(``"fedrep.thm1.contraction"``), the key of the paper it comes from, the exact
+reference (theorem, lemma or equation number), the statement, and an
 ``evaluate(full, seed)`` function that computes the numbers and returns a
-:class:`Verdict`.
+:class:`Verdict`. Claims are registered on a :class:`fedtheory.Paper`
+(``@PAPER.claim(...)``); this module knows no paper (a claim never looks its
+paper up), and the registry lives in :mod:`fedtheory.plugins`.
 
 Status values
 -------------
@@ -22,7 +24,6 @@ Status values
 """
 from __future__ import annotations
 
-import importlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -30,31 +31,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "STATUSES", "PAPERS", "Verdict",
-           "Claim", "claim", "registry", "load_catalogue", "get_claim", "to_jsonable"]
+__all__ = ["HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "STATUSES", "Verdict", "Claim",
+           "to_jsonable", "dump_json"]
 
 HOLDS = "holds"
 FAILS = "fails"
 ERRATUM = "erratum-confirmed"
 INCONCLUSIVE = "inconclusive"
 STATUSES = (HOLDS, FAILS, ERRATUM, INCONCLUSIVE)
-
-#: paper key -> (seed file name, short citation)
-PAPERS: dict[str, tuple[str, str]] = {
-    "fedrep": ("002_3dc82ad2944c0e6c.txt",
-               "Collins, Hassani, Mokhtari, Shakkottai, ICML 2021 (FedRep)"),
-    "srpfl": ("000_bcc6d6f70d0908f0.txt",
-              "Tziotis et al., Straggler-Resilient Personalized FL, TMLR (arXiv: 003_5cacc3a544399ea7.txt)"),
-    "lpproj": ("001_f32187b9e5e0af1a.txt",
-               "Han, Li, Lin, Zhang, JMLR 2024 (random-projection personalised FL)"),
-    "fedlrgd": ("004_0bad4fc2134383fd.txt",
-                "Jadbabaie, Makur, Shah, Federated Optimization of Smooth Loss Functions"),
-}
-
-#: paper key -> module of the claim catalogue
-CATALOGUE_MODULES = {"fedrep": "checks.fedrep", "srpfl": "checks.srpfl", "lpproj": "checks.lpproj",
-                     "fedlrgd": "checks.fedlrgd"}
-
 
 def to_jsonable(x: Any) -> Any:
     """Convert numpy scalars/arrays (nested in dicts, lists, tuples) to JSON types."""
@@ -182,14 +166,11 @@ class Claim:
     statement: str
     func: Callable[..., dict]
     default_seed: int = 0
+    paper: str = ""
 
-    @property
-    def paper(self) -> str:
-        return self.id.split(".", 1)[0]
-
-    @property
-    def seed_file(self) -> str:
-        return PAPERS[self.paper][0]
+    def __post_init__(self):
+        if not self.paper:  # the key is the id's first component
+            object.__setattr__(self, "paper", self.id.split(".", 1)[0])
 
     def evaluate(self, full: bool = False, seed: Any = None) -> Verdict:
         seed = self.default_seed if seed is None else seed
@@ -197,56 +178,12 @@ class Claim:
         out = self.func(full=full, seed=seed)
         secs = time.perf_counter() - t0
         return Verdict(id=self.id, paper=self.paper,
-                       reference=f"{self.seed_file}, {self.reference}",
+                       reference=self.reference,
                        statement=self.statement, seed=seed, mode="full" if full else "quick",
                        seconds=secs, **out)
 
 
-_REGISTRY: dict[str, Claim] = {}
-
-
-def claim(id: str, reference: str, statement: str, default_seed: int = 0):
-    """Decorator registering ``func(full, seed) -> dict`` as a catalogue claim."""
-    paper = id.split(".", 1)[0]
-    if paper not in PAPERS:
-        raise ValueError(f"claim id must start with a paper key ({', '.join(PAPERS)}); got {id!r}")
-
-    def deco(func):
-        old = _REGISTRY.get(id)
-        if old is not None and (old.func.__module__, old.func.__qualname__) != (func.__module__, func.__qualname__):
-            raise ValueError(f"duplicate claim id {id!r}")  # a re-import of the same module is fine
-        _REGISTRY[id] = Claim(id=id, reference=reference, statement=statement, func=func,
-                              default_seed=default_seed)
-        return func
-
-    return deco
-
-
-def load_catalogue(paper: str | None = None) -> None:
-    """Import the catalogue modules (``checks.<paper>``) so their claims register."""
-    keys = [paper] if paper else list(CATALOGUE_MODULES)
-    for key in keys:
-        if key not in PAPERS:
-            raise ValueError(f"`paper` must be one of: {', '.join(PAPERS)}; got {key!r}")
-        if key in CATALOGUE_MODULES:
-            importlib.import_module(CATALOGUE_MODULES[key])
-
-
-def registry(paper: str | None = None) -> list[Claim]:
-    """All registered claims (of one paper if given), in catalogue order."""
-    load_catalogue(paper)
-    return [c for c in _REGISTRY.values() if paper is None or c.paper == paper]
-
-
-def get_claim(claim_id: str) -> Claim:
-    """The claim with this id (loads its paper's catalogue)."""
-    paper = claim_id.split(".", 1)[0]
-    load_catalogue(paper if paper in PAPERS else None)
-    if claim_id not in _REGISTRY:
-        raise ValueError(f"unknown claim id {claim_id!r}; run `fedtheory list` for the ids")
-    return _REGISTRY[claim_id]
-
-
-def dump_json(verdicts: list[Verdict], path: str) -> None:
+def dump_json(verdicts: list[Verdict], path: str, *, header: dict | None = None) -> None:
+    """Write ``{**header, "verdicts": [...]}`` as JSON (the header carries provenance and citations)."""
     with open(path, "w") as fh:
-        json.dump([v.to_dict() for v in verdicts], fh, indent=2)
+        json.dump(to_jsonable({**(header or {}), "verdicts": [v.to_dict() for v in verdicts]}), fh, indent=2)

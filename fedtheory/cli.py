@@ -1,41 +1,97 @@
-"""Command-line interface: ``fedtheory verify | list | reproduce | speedup | lpproj | fedlrgd``.
+"""Command-line interface.
 
-Errors in user input print one line on stderr and exit with status 2.
-``verify`` exits 1 if any claim has status ``fails``, else 0.
+``fedtheory verify | list | reproduce | report | ledger | cite | calc | explore | bench``, also as
+``python -m fedtheory``. Papers are plugins (entry-point group ``fedtheory.papers``): every
+command that takes ``--paper`` works for an installed third-party paper exactly as for the
+built-in ones.
+
+Errors in user input print one line on stderr and exit with status 2. ``verify`` and ``report``
+exit 1 if any claim has status ``fails`` or a paper plugin could not be loaded, else 0.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
 
-from .claims import FAILS, PAPERS, STATUSES, dump_json, registry
+from . import __version__
+from .claims import FAILS, STATUSES, dump_json
+from .plugins import get_claim, get_paper, load_papers
 
-__all__ = ["main"]
+__all__ = ["main", "build_parser"]
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2
-        print(f"fedtheory: error: {message}", file=sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(2)
 
 
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows each option's default after its help (none when the default is ``None`` or off)."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, False, argparse.SUPPRESS) or not action.help:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def _err(msg: str) -> None:
+    print(f"fedtheory: error: {' '.join(str(msg).split())}", file=sys.stderr)
+
+
+def _papers(keys):
+    """Papers selected by ``--paper`` (explicit keys must all load), else every paper found.
+
+    Returns ``(papers, errors)``: with explicit keys a problem raises (one line, exit 2); without,
+    broken plugins are reported on stderr and skipped.
+    """
+    if keys:
+        return load_papers(keys, strict=True)[0], []
+    papers, errors = load_papers(strict=False)
+    for e in errors:
+        _err(e)
+    return papers, errors
+
+
+def _citations(papers) -> dict:
+    return {p.key: {"citation": p.citation.to_dict(),
+                    "other_versions": [c.to_dict() for c in p.versions]} for p in papers}
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` cut at a word boundary to at most ``width`` characters, marked with ``...``."""
+    if len(text) <= width:
+        return text
+    cut = text[: width - 3].rsplit(" ", 1)[0]
+    return cut + " ..."
+
+
+# ----------------------------------------------------------------------------- verify
 def _verify(args) -> int:
-    claims = registry(args.paper)
+    from .provenance import provenance
+
+    papers, errors = _papers(args.paper)
     if args.claim:
-        wanted = set(args.claim)
-        unknown = wanted - {c.id for c in claims}
-        if unknown:
-            raise ValueError(f"unknown claim id(s): {', '.join(sorted(unknown))}; run `fedtheory list`")
-        claims = [c for c in claims if c.id in wanted]
+        claims = []
+        for cid in dict.fromkeys(args.claim):
+            c = get_claim(cid)  # resolves former ids (aliases); raises for unknown ids
+            if args.paper and c.paper not in args.paper:
+                raise ValueError(f"claim {cid!r} belongs to paper {c.paper!r}, not to --paper "
+                                 f"{', '.join(args.paper)}")
+            claims.append(c)
+        papers = [get_paper(k) for k in dict.fromkeys(c.paper for c in claims)]
+    else:
+        claims = [c for p in papers for c in p.claims()]
     if not claims:
-        raise ValueError(f"no claims registered for paper {args.paper!r} yet")
+        raise ValueError("no claims to run: the selected papers register none")
     verdicts = []
     t0 = time.perf_counter()
     mode = "full" if args.full else "quick"
     print(f"fedtheory verify ({mode} mode, seed {args.seed if args.seed is not None else 'default'}):"
-          f" {len(claims)} claims")
+          f" {len(claims)} claims from {', '.join(p.key for p in papers)}")
     width = max(len(c.id) for c in claims)
     for c in claims:
         with warnings.catch_warnings(record=True) as caught:
@@ -46,108 +102,123 @@ def _verify(args) -> int:
             v = type(v)(**{**v.__dict__, "evidence": v.evidence + f" [{len(caught)} warning(s): "
                                                                     f"{', '.join(kinds)}]"})
         verdicts.append(v)
-        print(f"  {v.status:<17} {c.id:<{width}}  {v.seconds:6.1f}s  {v.evidence[:160]}"
+        print(f"  {v.status:<17} {c.id:<{width}}  {v.seconds:6.1f}s  {_cut(v.evidence, 160)}"
               if not args.verbose else f"\n{v}", flush=True)
     counts = {s: sum(v.status == s for v in verdicts) for s in STATUSES}
-    print(f"summary: " + ", ".join(f"{n} {s}" for s, n in counts.items()) +
-          f" ({time.perf_counter() - t0:.1f}s)")
+    print("summary: " + ", ".join(f"{n} {s}" for s, n in counts.items()) +
+          f" ({time.perf_counter() - t0:.1f}s)" + (f"; {len(errors)} paper plugin(s) failed to load"
+                                                     if errors else ""))
     if args.json:
-        dump_json(verdicts, args.json)
+        dump_json(verdicts, args.json, header={"provenance": provenance(seed=args.seed, mode=mode),
+                                               "papers": _citations(papers)})
         print(f"wrote {args.json}")
-    return 1 if counts[FAILS] else 0
+    return 1 if counts[FAILS] or errors else 0
 
 
+# ----------------------------------------------------------------------------- list, ledger, cite
 def _list(args) -> int:
-    from paper_reproductions import FIGURES
+    papers, errors = _papers(args.paper)
+    for p in papers:
+        print(f"paper   {p.key:<40} {p.citation.text()}")
+        for c in p.claims():
+            print(f"claim   {c.id:<40} {c.reference}")
+        for f in p.figures():
+            print(f"figure  {f.id:<40} {f.reference}")
+        for old, new in p.aliases().items():
+            print(f"alias   {old:<40} -> {new}")
+    return 1 if errors else 0
 
-    for c in registry(args.paper):
-        print(f"claim   {c.id:<40} {c.seed_file}, {c.reference}")
-    for fid, (ref, _) in FIGURES.items():
-        if args.paper is None or fid.startswith(args.paper + "."):
-            print(f"figure  {fid:<40} {ref}")
-    return 0
+
+def _ledger(args) -> int:
+    import json
+
+    from .claims import to_jsonable
+    from .ledger import LEDGER_STATUSES, ledger_counts
+    from .provenance import provenance
+
+    papers, errors = _papers(args.paper)
+    out = {}
+    for p in papers:
+        rows = p.ledger()
+        shown = [r for r in rows if (not args.status or r.status in args.status)
+                 and (not args.ref or args.ref.lower() in r.ref.lower())]
+        counts = ledger_counts(rows)
+        out[p.key] = {"citation": p.citation.to_dict(), "counts": counts, "rows": [r.to_dict() for r in rows]}
+        print(f"{p.key}: {p.citation.text()}")
+        if not rows:
+            print("  (this paper has no results ledger)\n")
+            continue
+        print(f"  {len(rows)} numbered results: " + ", ".join(f"{counts[s]} {s}" for s in LEDGER_STATUSES))
+        w = min(28, max(len(r.ref) for r in rows))
+        for r in shown:
+            what = ", ".join(r.claims + r.figures) if r.status == "checked" else r.reason
+            if len(r.ref) > w:  # a long reference gets a line of its own
+                print(f"  {r.ref}")
+            print(f"  {'' if len(r.ref) > w else r.ref:<{w}}  {r.status:<13}  {_cut(what, 120)}")
+            if args.verbose:
+                print(f"  {'':<{w}}  {'':<13}  {r.summary}" + (f" [{r.alt}]" if r.alt else ""))
+        print()
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(to_jsonable({"provenance": provenance(), "papers": out}), fh, indent=1)
+        print(f"wrote {args.json}")
+    return 1 if errors else 0
 
 
+def _cite(args) -> int:
+    papers, errors = _papers([args.key] if args.key else None)
+    print("\n\n".join(p.cite() for p in papers))
+    return 1 if errors else 0
+
+
+# ----------------------------------------------------------------------------- figures, report
 def _reproduce(args) -> int:
-    from paper_reproductions import FIGURES, reproduce
+    from .plugins import reproduce
 
-    paths = reproduce(args.paper, outdir=args.out, full=args.full, seed=args.seed,
+    paths = reproduce(args.paper, outdir=args.out, full=args.full, seed=0 if args.seed is None else args.seed,
                       only=args.figure)
     for p in paths:
         print(f"wrote {p['png']} (+ .pdf, .json)")
     return 0
 
 
-def _speedup(args) -> int:
-    from .srpfl import idealised_wallclock, lemma_b2_bound, lemma_b3_bound, theorem49_ratio_bound
+def _report(args) -> int:
+    from .report import build_report
 
-    rows = []
-    for N in args.N:  # compute first, so bad input fails before anything is printed
-        ts, _, _ = idealised_wallclock(N, args.n0, args.a, args.c_hat, args.lam, args.c)
-        tf, _, _ = idealised_wallclock(N, args.n0, args.a, args.c_hat, args.lam, args.c,
-                                       schedule="fedrep")
-        rows.append((N, ts, tf, theorem49_ratio_bound(N, args.c_hat, args.c),
-                     lemma_b2_bound(N, args.a, args.c_hat, args.lam, args.c),
-                     lemma_b3_bound(N, args.a, args.c_hat, args.lam)))
-    print(f"idealised wall-clock (SRPFL Thm 4.9 model): n0={args.n0}, a={args.a}, c={args.c}, "
-          f"c_hat={args.c_hat}, lambda={args.lam}")
-    print(f"{'N':>7} {'T_SRPFL':>11} {'T_FedRep':>11} {'ratio':>7} {'Thm4.9':>7} {'B.2 bound':>11} "
-          f"{'B.3 bound':>11}")
-    for N, ts, tf, t49, b2, b3 in rows:
-        print(f"{N:>7} {ts:>11.4g} {tf:>11.4g} {ts / tf:>7.3f} {t49:>7.3f} {b2:>11.4g} {b3:>11.4g}")
-    return 0
+    papers, errors = _papers(args.paper)
+    res = build_report(args.out, full=args.full, papers=[p.key for p in papers], seed=args.seed)
+    c = res["counts"]
+    print(f"wrote {res['index']} and {res['claims']}: " + ", ".join(f"{n} {s}" for s, n in c.items()) +
+          f" ({res['seconds']:.1f} s)")
+    return 1 if c["fails"] or errors else 0
 
 
-def _lpproj(args) -> int:
-    from .lpproj import METHODS, optimal_lambda, proposition16_threshold, test_loss
-
-    kw = dict(N=args.N, n=args.n, d=args.d, d_sub=args.d_sub, b=args.b, sigma=args.sigma,
-              Sigma=args.Sigma, attack=None if args.attack == "none" else args.attack, N_a=args.N_a,
-              tau=args.tau, M0=args.M0)
-    if kw["attack"] is None:
-        kw["N_a"] = 0
-    if any(v < 0 for v in args.lam):
-        raise ValueError(f"`lam` must be >= 0; got {args.lam}")
-    methods = METHODS if args.method == "all" else [args.method]
-    rows = [(m, [test_loss(m, lam, **kw) for lam in args.lam]) for m in methods]
-    ls = optimal_lambda(**kw)
-    thr = proposition16_threshold(ls, args.b)
-    print(f"lp-proj linear model (benign-average test loss): {kw}")
-    print(f"optimal lambda = {ls:.6g}; Proposition 16 threshold = {thr:.6g}")
-    print(f"{'method':>10} " + " ".join(f"{'lam=' + format(l, 'g'):>14}" for l in args.lam))
-    for m, vals in rows:
-        print(f"{m:>10} " + " ".join(f"{v:>14.6g}" for v in vals))
-    return 0
-
-
-def _fedlrgd(args) -> int:
-    from .lowrank import (erlang_quantile_bounds, theorem1_bound, theorem1_min_rank, theorem2_r,
-                          theorem2_S)
-
-    if any(r < 1 for r in args.r):
-        raise ValueError(f"`r` must be >= 1; got {args.r}")
-    rstar = theorem1_min_rank(args.d, args.eta)
-    bounds = theorem1_bound([float(r) for r in args.r], args.d, args.eta, args.L2)
-    out = [f"Theorem 1 (d={args.d}, eta={args.eta}, L2={args.L2}): r* = {rstar:.6g}"]
-    for r, b in zip(args.r, bounds):
-        out.append(f"  r={r}: bound {b:.6g}" if b == b else f"  r={r}: below r*, not covered")
-    if args.kappa is not None or args.eps is not None:
-        kw = dict(alpha=args.alpha, kappa=args.kappa if args.kappa is not None else 2.0,
-                  eps=args.eps if args.eps is not None else 0.01, B=args.B, mu=args.mu, p=args.p, L2=args.L2)
-        r = theorem2_r(args.d, args.eta, **kw)
-        S = theorem2_S(kappa=kw["kappa"], eps=kw["eps"], B=args.B, mu=args.mu, p=args.p)
-        out.append(f"Theorem 2: r = {r} (corrected (47)), S = {S} (48)")
-    if args.b is not None:
-        lo, hi = erlang_quantile_bounds(args.b, args.q)
-        out.append(f"Proposition 2 (b={args.b}, q={args.q}): {lo:.6g} <= F^-1(1-1/q) <= {hi:.6g}")
-    print("\n".join(out))
-    return 0
+# ----------------------------------------------------------------------------- calc
+def _calc(args) -> int:
+    if args.calc_paper is None or args.calc_paper in ("-h", "--help"):
+        papers, _ = load_papers(strict=False)
+        with_calc = [p for p in papers if p.calc is not None]
+        print("usage: fedtheory calc PAPER [options]   (fedtheory calc PAPER --help for the options)")
+        for p in with_calc:
+            print(f"  {p.key:<10} {p.calc.help}")
+        return 0
+    p = get_paper(args.calc_paper)
+    calc = p.calc
+    if calc is None:
+        papers, _ = load_papers(strict=False)
+        have = ", ".join(q.key for q in papers if q.calc is not None) or "none"
+        raise ValueError(f"paper {p.key!r} has no calculator; papers with one: {have}")
+    parser = _Parser(prog=f"fedtheory calc {p.key}", description=f"{calc.help}. {p.citation.text()}",
+                     formatter_class=_Formatter)
+    calc.arguments(parser)
+    return calc.run(parser.parse_args(args.calc_args))
 
 
+# ----------------------------------------------------------------------------- explore, bench
 def _bench(args) -> int:
     import json
 
-    from benchmarks import fedrep_round as fb
+    from fedtheory_benchmarks import fedrep_round as fb
 
     result = fb.run(quick=args.quick)
     print(fb.table(result))
@@ -156,16 +227,6 @@ def _bench(args) -> int:
             json.dump(result, fh, indent=1)
         print(f"wrote {args.json}")
     return 0
-
-
-def _report(args) -> int:
-    from .report import build_report
-
-    res = build_report(args.out, full=args.full, papers=args.paper, seed=args.seed)
-    c = res["counts"]
-    print(f"wrote {res['index']} and {res['claims']}: " + ", ".join(f"{n} {s}" for s, n in c.items()) +
-          f" ({res['seconds']:.1f} s)")
-    return 1 if c["fails"] else 0
 
 
 def _explore(args) -> int:
@@ -185,132 +246,128 @@ def _explore(args) -> int:
     return 0
 
 
+# ----------------------------------------------------------------------------- parser
+def _run_options() -> argparse.ArgumentParser:
+    """Options shared by every command that runs claims or figures (defined once)."""
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("execution")
+    g.add_argument("--workers", type=int, default=None,
+                   help="local worker processes for sweeps (default: one per core); results do not depend on it")
+    g.add_argument("--scheduler", default=None,
+                   help="dask.distributed scheduler address (default: $FEDTHEORY_SCHEDULER, else local)")
+    g.add_argument("--cache", default=None, metavar="DIR",
+                   help="task cache folder (default: $FEDTHEORY_CACHE, else the user cache folder)")
+    g.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the task cache")
+    g.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    return p
+
+
+def _mode_options() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--full", action="store_true", help="full mode: more seeds and larger sizes")
+    p.add_argument("--seed", type=int, default=None,
+                   help="base seed (default: each claim's own; 0 for figures)")
+    return p
+
+
+def _paper_option(p, what: str) -> None:
+    p.add_argument("--paper", action="append", metavar="KEY",
+                   help=f"only this paper's {what} (repeatable; keys: `fedtheory list`)")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="fedtheory", description="Check federated-learning theory against exact "
-                "computation on linear models.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    papers = list(PAPERS)
-    v = sub.add_parser("verify", help="run the claim catalogue and print verdicts")
-    v.add_argument("--paper", choices=papers, help="only this paper's claims")
-    v.add_argument("--claim", action="append", help="only this claim id (repeatable)")
-    v.add_argument("--full", action="store_true", help="more seeds and sizes")
-    v.add_argument("--seed", type=int, help="base seed (default: each claim's own)")
-    v.add_argument("--json", metavar="PATH", help="write the verdicts as JSON")
+    run_opts, mode_opts = _run_options(), _mode_options()
+    p = _Parser(prog="fedtheory", description="Check federated-learning theory against exact computation on "
+                "linear models. Papers are plugins (entry-point group fedtheory.papers).",
+                formatter_class=_Formatter)
+    p.add_argument("--version", action="version", version=f"fedtheory {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    def add(name, help, parents=()):
+        return sub.add_parser(name, help=help, description=help, parents=list(parents), formatter_class=_Formatter)
+
+    v = add("verify", "run the claim catalogue and print verdicts (exit 1 if a claim fails)", (mode_opts, run_opts))
+    _paper_option(v, "claims")
+    v.add_argument("--claim", action="append", metavar="ID", help="only this claim id (repeatable; former ids accepted)")
+    v.add_argument("--json", metavar="PATH", help="write the verdicts, citations and provenance as JSON")
     v.add_argument("--verbose", "-v", action="store_true", help="print paired computed/theory lines")
-    v.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps (default: one per core)")
-    v.add_argument("--cache", default=None, help="task cache folder (default: $FEDTHEORY_CACHE or the user cache dir)")
-    v.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the task cache")
-    v.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
-    v.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (or FEDTHEORY_SCHEDULER)")
     v.set_defaults(func=_verify)
-    li = sub.add_parser("list", help="list claim ids and figure ids with their references")
-    li.add_argument("--paper", choices=papers)
+
+    li = add("list", "list papers, claim ids, figure ids and former ids with their references")
+    _paper_option(li, "claims and figures")
     li.set_defaults(func=_list)
-    r = sub.add_parser("reproduce", help="regenerate a paper's figures (PNG, PDF, JSON sidecar)")
-    r.add_argument("paper", choices=papers)
-    r.add_argument("--out", default="figures", help="output folder (default: figures/)")
-    r.add_argument("--full", action="store_true", help="more seeds")
-    r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--figure", action="append", help="only this figure id (repeatable)")
-    r.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps (default: one per core)")
-    r.add_argument("--cache", default=None, help="task cache folder (default: $FEDTHEORY_CACHE or the user cache dir)")
-    r.add_argument("--no-cache", dest="no_cache", action="store_true", help="do not read or write the task cache")
-    r.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
-    r.add_argument("--scheduler", default=None, help="dask.distributed scheduler address (or FEDTHEORY_SCHEDULER)")
+
+    lg = add("ledger", "print the results ledger: every numbered result of a paper and what checks it")
+    _paper_option(lg, "ledger")
+    lg.add_argument("--status", action="append", choices=["checked", "unchecked", "not-checkable", "out-of-scope"],
+                    help="only rows with this status (repeatable)")
+    lg.add_argument("--ref", default=None, help="only rows whose reference contains this text, e.g. 'Theorem 1'")
+    lg.add_argument("--verbose", "-v", action="store_true", help="also print each result's summary")
+    lg.add_argument("--json", metavar="PATH", help="write the ledgers as JSON")
+    lg.set_defaults(func=_ledger)
+
+    ct = add("cite", "print BibTeX for a paper (every version), or for all papers")
+    ct.add_argument("key", nargs="?", default=None, help="paper key (default: all papers)")
+    ct.set_defaults(func=_cite)
+
+    r = add("reproduce", "regenerate a paper's figures (PNG, PDF, JSON sidecar)", (mode_opts, run_opts))
+    r.add_argument("paper", metavar="PAPER", help="paper key")
+    r.add_argument("--out", default="figures", help="output folder")
+    r.add_argument("--figure", action="append", metavar="ID", help="only this figure id (repeatable)")
     r.set_defaults(func=_reproduce)
-    s = sub.add_parser("speedup", help="SRPFL vs FedRep idealised wall-clock times (Theorem 4.9)")
-    s.add_argument("--N", type=int, nargs="+", default=[256, 1024, 4096])
-    s.add_argument("--n0", type=int, default=4)
-    s.add_argument("--a", type=float, default=0.05, help="contraction constant a of Theorem 4.7")
-    s.add_argument("--c", type=float, default=0.0, help="communication cost C = c/lambda")
-    s.add_argument("--c-hat", dest="c_hat", type=float, default=1.2, help="target factor in (1, sqrt 2)")
-    s.add_argument("--lam", type=float, default=1.0, help="exponential rate of compute times")
-    s.set_defaults(func=_speedup)
-    lp = sub.add_parser("lpproj", help="lp-proj closed-form test losses, optimal lambda and threshold")
-    lp.add_argument("--method", default="all",
-                    choices=["all", "local", "fedavg", "pfedme", "ditto", "lp-proj-2"])
-    lp.add_argument("--lam", type=float, nargs="+", default=[1e-4, 1e-3, 1e-2, 1e-1])
-    lp.add_argument("--N", type=int, default=100)
-    lp.add_argument("--n", type=int, default=200)
-    lp.add_argument("--d", type=int, default=100)
-    lp.add_argument("--d-sub", dest="d_sub", type=int, default=10)
-    lp.add_argument("--b", type=float, default=1.0)
-    lp.add_argument("--sigma", type=float, default=1.0)
-    lp.add_argument("--Sigma", type=float, default=0.1)
-    lp.add_argument("--attack", default="same-value", choices=["none", "same-value", "sign-flip", "gaussian"])
-    lp.add_argument("--N-a", dest="N_a", type=int, default=20)
-    lp.add_argument("--tau", type=float, default=100.0)
-    lp.add_argument("--M0", type=float, default=None)
-    lp.set_defaults(func=_lpproj)
-    fl = sub.add_parser("fedlrgd", help="FedLRGD closed forms: Theorem 1 bound and r*, Theorem 2 r and S, Prop. 2")
-    fl.add_argument("--d", type=int, default=2)
-    fl.add_argument("--eta", type=float, default=2.0)
-    fl.add_argument("--L2", type=float, default=1.0)
-    fl.add_argument("--r", type=int, nargs="+", default=[139, 200, 400])
-    fl.add_argument("--kappa", type=float, default=None)
-    fl.add_argument("--eps", type=float, default=None)
-    fl.add_argument("--alpha", type=float, default=1.0)
-    fl.add_argument("--B", type=float, default=1.0)
-    fl.add_argument("--mu", type=float, default=0.1)
-    fl.add_argument("--p", type=int, default=1)
-    fl.add_argument("--b", type=int, default=None, help="Erlang shape for Proposition 2")
-    fl.add_argument("--q", type=float, default=100.0, help="quantile index q >= 2 for Proposition 2")
-    fl.set_defaults(func=_fedlrgd)
-    rp = sub.add_parser("report", help="write a self-contained HTML report (claims, errata, figures)")
-    rp.add_argument("--out", default="report", help="output folder (default: report/)")
-    rp.add_argument("--full", action="store_true")
-    rp.add_argument("--paper", action="append", choices=papers, help="only this paper (repeatable)")
-    rp.add_argument("--seed", type=int, default=None)
-    rp.add_argument("--workers", type=int, default=None, help="local worker processes for sweeps")
-    rp.add_argument("--scheduler", default=None)
-    rp.add_argument("--cache", default=None)
-    rp.add_argument("--no-cache", dest="no_cache", action="store_true")
-    rp.add_argument("--quiet", "-q", action="store_true")
+
+    rp = add("report", "write a self-contained HTML report (claims, errata, ledger, figures)", (mode_opts, run_opts))
+    _paper_option(rp, "section")
+    rp.add_argument("--out", default="report", help="output folder")
     rp.set_defaults(func=_report)
-    ex = sub.add_parser("explore", help="interactive explorers (matplotlib widgets)")
+
+    c = add("calc", "a paper's calculator: `fedtheory calc PAPER [options]` (`fedtheory calc` lists them)")
+    c.add_argument("calc_paper", nargs="?", metavar="PAPER", help="paper key")
+    c.add_argument("calc_args", nargs=argparse.REMAINDER, metavar="...", help="the calculator's options")
+    c.set_defaults(func=_calc)
+
+    ex = add("explore", "interactive explorers (matplotlib widgets)")
     ex.add_argument("name", choices=["lpproj-robustness", "fedrep-contraction", "srpfl-wallclock", "lowrank-theorem1"])
     ex.add_argument("--save", default=None, help="PNG path when no display is available")
     ex.set_defaults(func=_explore)
-    bn = sub.add_parser("bench", help="benchmarks: FedRep round variants and the Monte Carlo kernel")
+
+    bn = add("bench", "benchmarks: FedRep round variants and the Monte Carlo kernel")
     bn.add_argument("--quick", action="store_true", help="S1, S2 and a short Monte Carlo only")
-    bn.add_argument("--json", metavar="PATH")
+    bn.add_argument("--json", metavar="PATH", help="write the results as JSON")
     bn.set_defaults(func=_bench)
     return p
+
+
+def _configure_execution(args):
+    """Apply the shared execution options; returns the task cache (or ``None``)."""
+    from .cache import configure_cache, default_cache_dir
+    from .parallel import configure, set_quiet
+
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"`workers` must be >= 1; got workers={args.workers}")
+    # the CLI defaults to local processes (one per core); results do not depend on it
+    configure(workers=args.workers if args.workers is not None else (os.cpu_count() or 1), scheduler=args.scheduler)
+    set_quiet(args.quiet)
+    return configure_cache(None if args.no_cache else
+                           (args.cache or os.environ.get("FEDTHEORY_CACHE") or default_cache_dir()))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if hasattr(args, "workers"):
-            from .parallel import configure
-
-            if args.workers is not None and args.workers < 1:
-                raise ValueError(f"`workers` must be >= 1; got workers={args.workers}")
-            import os as _os
-
-            # the CLI defaults to local processes (one per core); results do not depend on it
-            configure(workers=args.workers if args.workers is not None else (_os.cpu_count() or 1),
-                      scheduler=args.scheduler)
-        if hasattr(args, "quiet"):
-            from .parallel import set_quiet
-
-            set_quiet(args.quiet)
-        cache = None
-        if hasattr(args, "no_cache"):
-            import os
-
-            from .cache import configure_cache, default_cache_dir
-
-            cache = configure_cache(None if args.no_cache else
-                                    (args.cache or os.environ.get("FEDTHEORY_CACHE") or default_cache_dir()))
+        cache = _configure_execution(args) if hasattr(args, "no_cache") else None
         code = args.func(args)
         if cache is not None:
             print(cache.summary())
         return code
-    except (ValueError, TypeError) as exc:
-        print(f"fedtheory: error: {exc}", file=sys.stderr)
+    except (ValueError, TypeError) as exc:  # PluginError is a ValueError
+        _err(exc)
         return 2
+    except BrokenPipeError:  # `fedtheory list | head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:  # pragma: no cover
         print("fedtheory: interrupted", file=sys.stderr)
         return 130

@@ -39,7 +39,7 @@ def orthonormalize(B: np.ndarray) -> np.ndarray:
 
     The sign convention makes ``diag(R) >= 0`` so the result is unique for
     full-rank input (the "hat" of FedRep's Definition 1 and Theorem 1,
-    `002_3dc82ad2944c0e6c.txt`).
+    Collins et al., ICML 2021).
     """
     B = _as_stack(B, "B")
     Q, R = np.linalg.qr(B)
@@ -59,7 +59,7 @@ def orthogonal_complement(B: np.ndarray) -> np.ndarray:
 def principal_angle_distance(B1: np.ndarray, B2: np.ndarray) -> np.ndarray | float:
     """Principal-angle distance between ``col(B1)`` and ``col(B2)``.
 
-    FedRep, `002_3dc82ad2944c0e6c.txt`, Definition 1, eq. (9):
+    FedRep, Collins et al., ICML 2021, Definition 1, eq. (9):
     ``dist(B1, B2) = || Bhat_{1,perp}^T Bhat_2 ||_2``, where ``Bhat_{1,perp}`` is an
     orthonormal basis of ``col(B1)^perp`` and ``Bhat_2`` one of ``col(B2)``.
 
@@ -102,7 +102,7 @@ def principal_angle_distance(B1: np.ndarray, B2: np.ndarray) -> np.ndarray | flo
 def principal_angle_distance_def1(B1: np.ndarray, B2: np.ndarray) -> float:
     """Definition 1 verbatim: ``|| Bhat_{1,perp}^T Bhat_2 ||_2`` with an explicit complement.
 
-    A literal transcription of FedRep eq. (9) (`002_3dc82ad2944c0e6c.txt`), used as
+    A literal transcription of FedRep eq. (9) (Collins et al., ICML 2021), used as
     an independent check of :func:`principal_angle_distance`. Single matrices only.
     """
     perp = orthogonal_complement(B1)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from typing import Any
 
 import matplotlib
 
@@ -72,14 +71,21 @@ def save_figure(fig, outdir: str, name: str, data: dict, params: dict,
                 meta: dict | None = None) -> dict:
     """Write ``name.png``, ``name.pdf`` and ``name.json`` under ``outdir``.
 
-    Returns a dict with the three paths.
+    The JSON sidecar holds the plotted ``data``, the ``params``, ``meta`` and, when called
+    inside :func:`fedtheory.reproduce`, the figure id, its reference, the paper's citation and
+    the run's provenance (fedtheory, numpy, scipy and Python versions, git commit, platform,
+    date, seed, mode). Returns a dict with the three paths.
     """
+    from .provenance import current_figure_context, provenance
+
     os.makedirs(outdir, exist_ok=True)
     paths = {ext: os.path.join(outdir, f"{name}.{ext}") for ext in ("png", "pdf", "json")}
     fig.savefig(paths["png"])
     fig.savefig(paths["pdf"])
     with open(paths["json"], "w") as fh:
-        json.dump(to_jsonable({"figure": name, "params": params, "data": data,
-                               **(meta or {})}), fh, indent=1)
+        ctx = dict(current_figure_context() or {})
+        source = {k: ctx.pop(k) for k in ("figure_id", "reference", "paper") if k in ctx}
+        json.dump(to_jsonable({"figure": name, **source, "params": params, "data": data, **(meta or {}),
+                               "provenance": provenance(**ctx)}), fh, indent=1)
     plt.close(fig)
     return paths

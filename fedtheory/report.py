@@ -12,7 +12,9 @@ import json
 import os
 import time
 
-from .claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE, PAPERS, STATUSES, dump_json, registry, to_jsonable
+from .claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE, STATUSES, dump_json, to_jsonable
+from .ledger import LEDGER_STATUSES, ledger_counts
+from .plugins import get_paper, paper_keys, reproduce
 
 __all__ = ["build_report"]
 
@@ -58,39 +60,73 @@ def _figure_html(png: str, sidecar: str) -> str:
             f"<figcaption>{cap}</figcaption></figure>")
 
 
+LEDGER_COLORS = {"checked": COLORS[HOLDS], "unchecked": "#f3f3f3", "not-checkable": "#ffffff",
+                 "out-of-scope": "#ffffff"}
+
+
+def _ledger_html(rows) -> str:
+    """The results ledger as a table (every numbered result and what checks it)."""
+    if not rows:
+        return "<h3>Results ledger</h3><p>This paper has no results ledger.</p>"
+    counts = ledger_counts(rows)
+    out = ["<h3>Results ledger</h3><p>" + f"{len(rows)} numbered results: " +
+           ", ".join(f"{counts[s]} {s}" for s in LEDGER_STATUSES) + "</p>",
+           "<table><tr><th>result</th><th>section</th><th>status</th><th>checked by / reason</th><th>summary</th></tr>"]
+    for r in rows:
+        what = ", ".join(f"<code>{html.escape(i)}</code>" for i in r.claims + r.figures) \
+            if r.status == "checked" else html.escape(r.reason)
+        alt = f" <small>({html.escape(r.alt)})</small>" if r.alt else ""
+        out.append(f"<tr style='background:{LEDGER_COLORS[r.status]}'><td>{html.escape(r.ref)}{alt}</td>"
+                   f"<td>{html.escape(r.section)}</td><td>{r.status}</td><td>{what}</td>"
+                   f"<td>{html.escape(r.summary)}</td></tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
 def build_report(outdir: str = "report", *, full: bool = False, papers=None, seed=None,
                  with_figures: bool = True) -> dict:
     """Run the catalogue (and the figure reproductions) and write ``outdir/index.html`` and
-    ``outdir/claims.json``. Returns the status counts and the paths."""
-    from paper_reproductions import FIGURES, reproduce
+    ``outdir/claims.json``. Returns the status counts and the paths.
+
+    Each paper's section cites it (authors, year, title, venue), and shows its claims, its
+    errata, its results ledger and its figures; the page and ``claims.json`` carry the run's
+    provenance (:func:`fedtheory.provenance.provenance`).
+    """
+    from .provenance import provenance
 
     t0 = time.perf_counter()
-    papers = list(papers) if papers else list(PAPERS)
+    keys = list(papers) if papers else paper_keys()
+    paper_objs = {k: get_paper(k) for k in keys}
     os.makedirs(outdir, exist_ok=True)
     verdicts = []
-    for p in papers:
-        for c in registry(p):
+    for k in keys:
+        for c in paper_objs[k].claims():
             verdicts.append(c.evaluate(full=full, seed=seed))
     figs = {}
     if with_figures:
         figdir = os.path.join(outdir, "figures")
-        for p in papers:
-            if any(f.startswith(p + ".") for f in FIGURES):
-                figs[p] = reproduce(p, outdir=figdir, full=full, seed=0 if seed is None else seed)
+        for k in keys:
+            if paper_objs[k].figures():
+                figs[k] = reproduce(k, outdir=figdir, full=full, seed=0 if seed is None else seed)
     secs = time.perf_counter() - t0
     counts = {s: sum(v.status == s for v in verdicts) for s in STATUSES}
-    dump_json(verdicts, os.path.join(outdir, "claims.json"))
+    mode = "full" if full else "quick"
+    prov = provenance(seed=seed, mode=mode)
+    dump_json(verdicts, os.path.join(outdir, "claims.json"),
+              header={"provenance": prov, "papers": {k: p.citation.to_dict() for k, p in paper_objs.items()}})
+    prov_txt = ", ".join(f"{k} {v}" for k, v in prov.items() if v is not None)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>fedtheory report</title><style>{CSS}</style>"
-             f"</head><body><h1>fedtheory verification report ({'full' if full else 'quick'} mode)</h1>",
+             f"</head><body><h1>fedtheory verification report ({mode} mode)</h1>",
+             f"<p class='provenance'><small>{html.escape(prov_txt)}</small></p>",
              "<p class='summary'>" + "".join(
                  f"<span style='background:{COLORS[s]}'>{counts[s]} {s}</span>" for s in STATUSES) +
              f" in {secs:.1f} s over {len(verdicts)} claims</p><div id='fedtheory-selfcheck'>pending</div>"]
-    for p in papers:
+    for p in keys:
         vs = [v for v in verdicts if v.paper == p]
-        if not vs:
-            continue
-        seed_file, cite = PAPERS[p]
-        parts.append(f"<h2 id='{p}'>{html.escape(p)}: {html.escape(cite)} (<code>{seed_file}</code>)</h2>")
+        paper = paper_objs[p]
+        parts.append(f"<h2 id='{p}'>{html.escape(p)}: {html.escape(paper.citation.text())}</h2>")
+        for other in paper.versions:
+            parts.append(f"<p>Also cited: {html.escape(other.text())}</p>")
         parts.append("<table><tr><th>claim</th><th>reference</th><th>statement</th><th>status</th><th>observed</th>"
                      "<th>bound / closed form</th></tr>")
         for v in vs:
@@ -109,6 +145,7 @@ def build_report(outdir: str = "report", *, full: bool = False, papers=None, see
                              f"{html.escape(_fmt(ob.get('printed'), 300))}</code></td><td><code>"
                              f"{html.escape(_fmt(ob.get('corrected'), 300))}</code></td><td>{html.escape(v.evidence)}</td></tr>")
             parts.append("</table>")
+        parts.append(_ledger_html(paper.ledger()))
         if figs.get(p):
             parts.append("<h3>Reproduced figures</h3>")
             for f in figs[p]:

@@ -18,7 +18,8 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from .claims import ERRATUM, HOLDS, get_claim
+from .claims import ERRATUM, HOLDS
+from .plugins import get_claim
 from .montecarlo import Estimate, estimate_from_samples
 from .random import SeedLike, as_generator, spawn_seeds
 

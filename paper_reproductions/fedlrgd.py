@@ -1,4 +1,4 @@
-"""FedLRGD figures (`004_0bad4fc2134383fd.txt`): Theorem 1 bound vs SVD tails, the Appendix C
+"""FedLRGD figures (Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory 2023): Theorem 1 bound vs SVD tails, the Appendix C
 analogue histograms, Gamma of FedLRGD and FedAve against p/eps, Erlang quantiles with the
 Proposition 2 bounds."""
 from __future__ import annotations
@@ -13,8 +13,10 @@ from fedtheory.lowrank import (Cosine, L1Power, PowerSum, SoftLabelLogistic, app
                                svd_tail, theorem1_bound, theorem1_min_rank, theorem2_r, theorem2_S)
 from fedtheory.plotting import plt, save_figure, style
 from fedtheory.random import as_generator
+from fedtheory_checks.fedlrgd import PAPER
 
 
+@PAPER.figure("fedlrgd.theorem1", reference="Theorem 1 (SVD tail vs bound)")
 def theorem1(outdir="figures", full=False, seed=0):
     size = 600 if full else 400
     rng = as_generator(seed)
@@ -41,9 +43,10 @@ def theorem1(outdir="figures", full=False, seed=0):
         ax.set_title(f"Theorem 1: truncated-SVD tail vs bound ({size} x {size} latent matrices, d = 2)")
         ax.legend(fontsize=7, loc="lower left", ncol=2)
         return save_figure(fig, outdir, "fedlrgd_theorem1", {"r": r, **data}, {"size": size, "d": 2},
-                           {"reference": "004_0bad4fc2134383fd.txt Theorem 1"})
+                           {"reference": "Theorem 1"})
 
 
+@PAPER.figure("fedlrgd.appendix_c", reference="Appendix C (approximate-rank histograms, linear analogue)")
 def appendix_c(outdir="figures", full=False, seed=0):
     data = {}
     with style():
@@ -59,9 +62,10 @@ def appendix_c(outdir="figures", full=False, seed=0):
                      fontsize=9)
         fig.tight_layout()
         return save_figure(fig, outdir, "fedlrgd_appendix_c", data, {"k": [30, 60, 90], "threshold": 0.9},
-                           {"reference": "004_0bad4fc2134383fd.txt Appendix C, eqs. (75)-(77)"})
+                           {"reference": "Appendix C, eqs. (75)-(77)"})
 
 
+@PAPER.figure("fedlrgd.complexity", reference="Theorems 2-3, Prop. 1 (Gamma vs p/eps)")
 def complexity(outdir="figures", full=False, seed=0):
     pe = np.logspace(1, 14, 40)
     m, phi, tau, C, d, alpha = 1000, 100.0, 1.0, 1.0, 1, 1.0
@@ -89,9 +93,10 @@ def complexity(outdir="figures", full=False, seed=0):
         ax.legend(fontsize=7)
         return save_figure(fig, outdir, "fedlrgd_complexity", {"p_over_eps": pe, **curves},
                            {"m": m, "phi": phi, "tau": tau, "C": C, "d": d, "alpha": alpha},
-                           {"reference": "004_0bad4fc2134383fd.txt Theorems 2-3, Proposition 1"})
+                           {"reference": "Theorems 2-3, Proposition 1"})
 
 
+@PAPER.figure("fedlrgd.erlang", reference="Proposition 2 (Erlang quantiles)")
 def erlang(outdir="figures", full=False, seed=0):
     qs = np.unique(np.round(np.logspace(math.log10(2), 6, 80)).astype(int))
     data = {"q": qs}
@@ -113,4 +118,4 @@ def erlang(outdir="figures", full=False, seed=0):
         ax.set_title("Proposition 2 (thin vertical lines: where (q-1)b >= 55 starts)")
         ax.legend(fontsize=7, ncol=1, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         return save_figure(fig, outdir, "fedlrgd_erlang", data, {"b": [1, 10, 100]},
-                           {"reference": "004_0bad4fc2134383fd.txt Appendix B, Proposition 2"})
+                           {"reference": "Appendix B, Proposition 2"})

@@ -1,6 +1,6 @@
-"""FedRep figures 1, 3 and 4 (linear analogues), `002_3dc82ad2944c0e6c.txt`.
+"""FedRep figures 1, 3 and 4 (linear analogues), Collins et al., ICML 2021.
 
-Run ``fedtheory reproduce fedrep`` (or ``python -m paper_reproductions.fedrep``).
+Run ``fedtheory reproduce fedrep``.
 Each figure shows seed-to-seed spread (median and a quantile band or bars) and
 overlays the closed form that applies (Theorem 1's bound on Fig. 3; the
 minimum-norm and OLS risks on Figs. 1 and 4).
@@ -13,10 +13,12 @@ from fedtheory.plotting import METHOD_COLORS, band, plt, save_figure, style
 from fedtheory.representation import (min_norm_interpolation_risk, n_selected, noise_std,
                                       ols_excess_risk)
 from fedtheory.representation import experiments as ex
+from fedtheory_checks.fedrep import PAPER
 
 SIGMA = noise_std(1e-3, "std")  # Sec. 5.1 "N(., 10^-3)"; the public code uses it as std
 
 
+@PAPER.figure("fedrep.fig1", reference="Figure 1 (local MSE vs m; linear analogue)")
 def figure1(outdir="figures", full=False, seed=0):
     """Fig. 1: local test MSE against m for Local Only, FedAvg(+FT) and FedRep."""
     p = dict(ms=[5, 10, 20], d=20, k=2, n=100, r=1.0, rounds=300, sigma=SIGMA,
@@ -47,9 +49,10 @@ def figure1(outdir="figures", full=False, seed=0):
         ax.set_ylim(top=ax.get_ylim()[1] * 1e3)
         ax.legend(loc="upper center", ncol=2, fontsize=7.5)
         return save_figure(fig, outdir, "fedrep_fig1", {k: v for k, v in data.items()}, p,
-                           {"reference": "002_3dc82ad2944c0e6c.txt, Figure 1"})
+                           {"reference": "Figure 1"})
 
 
+@PAPER.figure("fedrep.fig3", reference="Figure 3 (dist vs rounds for several n)")
 def figure3(outdir="figures", full=False, seed=0):
     """Fig. 3: dist(B^t, B*) against t for FedRep, 10GD-GD and GD-GD, one panel per n."""
     p = dict(ns=[10, 100, 1000, 10000], d=10, k=2, m=5, r=0.1, rounds=100, sigma=SIGMA,
@@ -86,11 +89,12 @@ def figure3(outdir="figures", full=False, seed=0):
         fig.tight_layout()
         sidecar = {str(n): v for n, v in data.items()}
         return save_figure(fig, outdir, "fedrep_fig3", sidecar, p,
-                           {"reference": "002_3dc82ad2944c0e6c.txt, Figure 3",
+                           {"reference": "Figure 3",
                             "note": "the paper's four n values are not printed; the public code "
                                     "uses [10, 100, 1000]"})
 
 
+@PAPER.figure("fedrep.fig4", reference="Figure 4 (new-client MSE vs m_new)")
 def figure4(outdir="figures", full=False, seed=0):
     """Fig. 4: new-client test MSE against the number of fine-tuning samples m_new."""
     p = dict(m_news=[1, 2, 3, 5, 10, 20, 40], d=20, k=2, n=100, m=10, r=0.1, rounds=300,
@@ -125,9 +129,5 @@ def figure4(outdir="figures", full=False, seed=0):
         ax.set_title(f"New-client MSE, d={p['d']}, k={p['k']}, n={p['n']}, m={p['m']}, r={p['r']}")
         ax.legend(loc="lower left", fontsize=7.5)
         return save_figure(fig, outdir, "fedrep_fig4", {k: v for k, v in data.items()}, p,
-                           {"reference": "002_3dc82ad2944c0e6c.txt, Figure 4"})
+                           {"reference": "Figure 4"})
 
-
-if __name__ == "__main__":  # pragma: no cover
-    for f in (figure1, figure3, figure4):
-        print(f()["png"])

@@ -1,4 +1,4 @@
-"""lp-proj figures (linear model of Sec. 4.2 / App. B), `001_f32187b9e5e0af1a.txt`.
+"""lp-proj figures (linear model of Sec. 4.2 / App. B), Han et al., JMLR 2024.
 
 * ``lpproj_fig1``: Figure 1, benign-average test loss against lambda under the same-value attack
   (n=200, N=100, N_a=20, d=100, d_sub=10, b=1, sigma=1, Sigma_1=0.1, tau=100), closed forms with
@@ -15,6 +15,7 @@ from fedtheory.lpproj import (fairness_V, make_problem, mc_test_loss, minimal_lo
                               proposition16_threshold, test_loss, test_loss_general)
 from fedtheory.plotting import plt, save_figure, style
 from fedtheory.random import spawn_seeds
+from fedtheory_checks.lpproj import PAPER
 
 COL = {"local": "#7f7f7f", "fedavg": "#d62728", "pfedme": "#1f77b4", "ditto": "#1f77b4",
        "lp-proj-2": "#2ca02c"}
@@ -24,8 +25,9 @@ FIG1 = dict(N=100, n=200, d=100, d_sub=10, b=1.0, sigma=1.0, Sigma=0.1, attack="
             N_a=20, tau=100.0)
 
 
+@PAPER.figure("lpproj.fig1", reference="Figure 1 (loss vs lambda, same-value attack)")
 def figure1(outdir="figures", full=False, seed=0):
-    from checks.lpproj import isotropic_problem
+    from fedtheory_checks.lpproj._common import isotropic_problem
 
     p = dict(FIG1)
     lams = np.logspace(-6, 1, 300)
@@ -77,11 +79,12 @@ def figure1(outdir="figures", full=False, seed=0):
                             "local": lev["local"], "fedavg": lev["fedavg"], "lambda_1_star": ls,
                             "threshold": thr},
                            {**p, "mc_reps": reps},
-                           {"reference": "001_f32187b9e5e0af1a.txt Sec. 4.2, Figure 1; Theorem 30; Prop. 16",
+                           {"reference": "Sec. 4.2, Figure 1; Theorem 30; Prop. 16",
                             "note": "the text quotes lambda_1^* ~ 4.9e-4; these parameters give 2.46e-4 "
                                     "(4.9e-4 is the threshold)"})
 
 
+@PAPER.figure("lpproj.fairness", reference="Theorem 32 / Prop. 18 (fairness, trade-off)")
 def fairness(outdir="figures", full=False, seed=0):
     p = dict(N=50, d=20, d_sub=5, n=100, b=1.0, sigma=1.0, heterogeneity=0.2)
     prob = make_problem(seed=seed, **p)
@@ -112,9 +115,10 @@ def fairness(outdir="figures", full=False, seed=0):
         fig.tight_layout()
         return save_figure(fig, outdir, "lpproj_fairness", {"lambda": lams, **{f"V_{k}": v for k, v in V.items()},
                                                             **{f"L_{k}": v for k, v in L.items()}}, p,
-                           {"reference": "001_f32187b9e5e0af1a.txt Theorem 32, Proposition 18"})
+                           {"reference": "Theorem 32, Proposition 18"})
 
 
+@PAPER.figure("lpproj.dsub", reference="Remark 17 (d_sub sweep)")
 def dsub(outdir="figures", full=False, seed=0):
     p = dict(FIG1)
     p.pop("d_sub")
@@ -138,9 +142,10 @@ def dsub(outdir="figures", full=False, seed=0):
         fig.suptitle("Figure-1 parameters with d_sub varied (same-value attack)", fontsize=9)
         fig.tight_layout()
         return save_figure(fig, outdir, "lpproj_dsub", {"d_sub": ds, "optimal_loss": opt}, p,
-                           {"reference": "001_f32187b9e5e0af1a.txt Remark 17 / Remark 31"})
+                           {"reference": "Remark 17 / Remark 31"})
 
 
+@PAPER.figure("lpproj.attacks", reference="Sec. 4.2 / App. B.3 (loss vs fraction malicious)")
 def attacks(outdir="figures", full=False, seed=0):
     p = dict(N=50, d=20, d_sub=5, n=100, b=1.0, sigma=1.0, heterogeneity=0.05, lam=0.05, tau=3.0)
     prob = make_problem(N=p["N"], d=p["d"], d_sub=p["d_sub"], n=p["n"], b=p["b"], sigma=p["sigma"],
@@ -174,4 +179,4 @@ def attacks(outdir="figures", full=False, seed=0):
                      f"n={p['n']}; points: Monte Carlo (99% CI)", fontsize=9)
         fig.tight_layout()
         return save_figure(fig, outdir, "lpproj_attacks", data, {**p, "mc_reps": reps},
-                           {"reference": "001_f32187b9e5e0af1a.txt Sec. 4.2, App. B.3"})
+                           {"reference": "Sec. 4.2, App. B.3"})

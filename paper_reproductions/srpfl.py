@@ -1,4 +1,4 @@
-"""SRPFL figures (linear analogues), `000_bcc6d6f70d0908f0.txt` / `003_5cacc3a544399ea7.txt`.
+"""SRPFL figures (linear analogues), Tziotis et al., TMLR (arXiv numbers in brackets).
 
 The papers' figures are deep-network experiments; these are the linear analogues the
 toolkit can compute exactly:
@@ -23,6 +23,7 @@ from types import SimpleNamespace
 
 from fedtheory.srpfl import (expected_order_statistic, fedavg_wallclock, idealised_wallclock, noise_floor,
                              run_srpfl, switch_point, theorem49_ratio_bound)
+from fedtheory_checks.srpfl import PAPER
 
 COLORS = {"SRPFL": "#1f77b4", "FedRep": "#d62728", "FedAvg": "#7f7f7f"}
 LABELS = {"SRPFL": "FedRep-SRPFL", "FedRep": "FedRep", "FedAvg": "FedAvg (single model)"}
@@ -42,6 +43,7 @@ def _on_grid(res_list, grid, attr):
     return np.array(out)
 
 
+@PAPER.figure("srpfl.wallclock", reference="Figs. 3-6 (linear analogue: dist and MSE vs wall-clock)")
 def wallclock(outdir="figures", full=False, seed=0):
     p = dict(d=20, k=2, M=100, m=20, sigma=0.1, n0=4, rounds=160, stage_lengths=15,
              comm=[0.0, 10.0, 100.0], seeds=8 if full else 3, eval_every=4, seed=seed,
@@ -99,10 +101,11 @@ def wallclock(outdir="figures", full=False, seed=0):
             paths.append(save_figure(fig, outdir, name, data if metric == "dist" else
                                      {k_: {kk: vv for kk, vv in v.items() if "mse" in kk or kk == "time"}
                                       for k_, v in data.items()}, p,
-                                     {"reference": "000_bcc6d6f70d0908f0.txt Figs. 3-6 (linear analogue)"}))
+                                     {"reference": "Figs. 3-6 (linear analogue)"}))
     return paths
 
 
+@PAPER.figure("srpfl.speedup", reference="Theorem 4.9 (speedup vs N)")
 def speedup(outdir="figures", full=False, seed=0):
     p = dict(a=0.05, c_hat=1.2, n0=4, comm=[0.0, 10.0], N=[32, 64, 256, 1024, 4096],
              real_N=[16, 64, 256, 1024] if full else [16, 64, 256], real_seeds=6 if full else 3,
@@ -154,9 +157,10 @@ def speedup(outdir="figures", full=False, seed=0):
         ax.set_title(f"Wall-clock ratio vs N (a={p['a']}, c_hat={p['c_hat']}, n0={p['n0']}, lambda=1)")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         return [save_figure(fig, outdir, "srpfl_speedup", data, p,
-                            {"reference": "000_bcc6d6f70d0908f0.txt Theorem 4.9, Lemmas B.2-B.3"})]
+                            {"reference": "Theorem 4.9, Lemmas B.2-B.3"})]
 
 
+@PAPER.figure("srpfl.stages", reference="Theorem 4.7, Lemma B.1 (per-stage dist, floors, X_r)")
 def stages(outdir="figures", full=False, seed=0):
     p = dict(d=30, k=2, M=64, N=64, n0=4, m=30, sigma=0.3, speeds="iid", seed=seed)
     pilot = run_srpfl(**p, stage_lengths=10, rounds=50)
@@ -189,4 +193,4 @@ def stages(outdir="figures", full=False, seed=0):
         return [save_figure(fig, outdir, "srpfl_stages",
                             {"dist": res.dist, "bound": res.bound, "stage": res.stage, "a": a,
                              "floors": [noise_floor(a, 2 ** r) for r in range(R + 1)], "X": X},
-                            {**p, "a_stage": a}, {"reference": "000_bcc6d6f70d0908f0.txt Thm 4.7, Cor A.11, Lemma B.1"})]
+                            {**p, "a_stage": a}, {"reference": "Thm 4.7, Cor A.11, Lemma B.1"})]

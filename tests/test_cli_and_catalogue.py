@@ -4,7 +4,8 @@ import sys
 
 import pytest
 
-from fedtheory.claims import FAILS, PAPERS, STATUSES, claim, get_claim, registry
+from fedtheory import Paper, get_claim, get_paper, paper_keys, register_paper, registry, unregister_paper
+from fedtheory.claims import FAILS, STATUSES
 from fedtheory.cli import main
 
 
@@ -12,7 +13,7 @@ def test_every_claim_cites_its_paper_and_has_a_statement():
     assert len(registry("fedrep")) >= 15 and len(registry("srpfl")) >= 18 and len(registry("lpproj")) >= 20 \
         and len(registry("fedlrgd")) >= 18
     for c in registry():
-        assert c.paper in PAPERS and c.seed_file == PAPERS[c.paper][0]
+        assert c.paper in paper_keys() and c.id.startswith(c.paper + ".")
         assert c.reference and len(c.statement) > 20
 
 
@@ -55,23 +56,28 @@ def test_cli_verify_json(tmp_path, capsys):
     code = main(["verify", "--paper", "fedrep", "--claim", "fedrep.def1.dist-identities",
                  "--claim", "fedrep.thm1.kappa-typo", "--json", str(path)])
     assert code == 0
-    records = json.loads(path.read_text())
+    out = json.loads(path.read_text())
+    records = out["verdicts"]
+    assert out["provenance"]["fedtheory"] and out["provenance"]["mode"] == "quick"
+    assert out["papers"]["fedrep"]["citation"]["year"] == 2021
     assert [r["id"] for r in records] == ["fedrep.def1.dist-identities", "fedrep.thm1.kappa-typo"]
     assert records[1]["status"] == "erratum-confirmed"
     assert "summary:" in capsys.readouterr().out
 
 
-def test_cli_verify_exits_1_on_fails(monkeypatch, capsys):
-    from fedtheory import claims as C
+def test_cli_verify_exits_1_on_fails(capsys):
+    paper = Paper(key="zzfail", title="A failing paper", authors=["A. Author"], year=2025, venue="arXiv")
 
-    @claim("fedrep.zz-test-failing", "none", "a deliberately failing claim for the exit-code test")
+    @paper.claim("zzfail.eq1", "Eq. (1)", "a deliberately failing claim for the exit-code test")
     def _f(full, seed):
         return dict(status=FAILS, observed=2.0, bound=1.0, evidence="2 > 1")
 
+    register_paper(paper)
     try:
-        assert main(["verify", "--claim", "fedrep.zz-test-failing"]) == 1
+        assert main(["verify", "--claim", "zzfail.eq1"]) == 1
+        assert main(["verify", "--paper", "zzfail"]) == 1
     finally:
-        C._REGISTRY.pop("fedrep.zz-test-failing")
+        unregister_paper("zzfail")
 
 
 def test_cli_bad_input_is_one_line_and_exit_2():
@@ -88,7 +94,7 @@ def test_cli_bad_input_is_one_line_and_exit_2():
 
 
 def test_reproduce_writes_png_pdf_and_sidecar(tmp_path):
-    from paper_reproductions import reproduce
+    from fedtheory import reproduce
 
     paths = reproduce("fedrep", outdir=str(tmp_path), only=["fedrep.fig4"])
     p = paths[0]
@@ -96,15 +102,17 @@ def test_reproduce_writes_png_pdf_and_sidecar(tmp_path):
         assert (tmp_path / f"fedrep_fig4.{ext}").stat().st_size > 1000
     side = json.loads(open(p["json"]).read())
     assert side["params"]["d"] == 20 and "FedRep" in side["data"]
+    assert side["figure_id"] == "fedrep.fig4" and "Collins" in side["paper"] and "2021" in side["paper"]
+    assert side["provenance"]["seed"] == 0 and side["provenance"]["numpy"]
     assert len(side["data"]["FedRep"][0]) == len(side["params"]["m_news"])
 
 
 def test_cli_speedup_and_its_bad_input():
-    r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "speedup", "--N", "256"],
+    r = subprocess.run([sys.executable, "-m", "fedtheory", "calc", "srpfl", "--N", "256"],
                        capture_output=True, text=True)
     assert r.returncode == 0 and "0.474" in r.stdout  # idealised ratio at N=256, a=0.05, c_hat=1.2
     for bad in (["--c-hat", "1.5"], ["--n0", "1000"], ["--lam", "0"], ["--N", "64", "--n0", "1"]):
-        r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "speedup", *bad],
+        r = subprocess.run([sys.executable, "-m", "fedtheory", "calc", "srpfl", *bad],
                            capture_output=True, text=True)
         if bad[0] == "--N":
             assert r.returncode == 0  # n0 = 1 is allowed
@@ -113,23 +121,23 @@ def test_cli_speedup_and_its_bad_input():
 
 
 def test_cli_lpproj_and_its_bad_input():
-    r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "lpproj"], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "fedtheory", "calc", "lpproj"], capture_output=True, text=True)
     assert r.returncode == 0 and "0.000246269" in r.stdout  # lambda_1^* for the Figure 1 parameters
-    r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "lpproj", "--attack", "none"],
+    r = subprocess.run([sys.executable, "-m", "fedtheory", "calc", "lpproj", "--attack", "none"],
                        capture_output=True, text=True)
     assert r.returncode == 0
     for bad, word in ((["--d-sub", "200"], "d_sub"), (["--N-a", "100"], "N_a"), (["--b", "0"], "`b`"),
                       (["--lam", "-1"], "lam"), (["--attack", "flood"], "attack")):
-        r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "lpproj", *bad], capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-m", "fedtheory", "calc", "lpproj", *bad], capture_output=True, text=True)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and word in r.stderr, bad
 
 
 def test_cli_fedlrgd_and_its_bad_input():
-    r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "fedlrgd", "--d", "1", "--eta", "50", "--kappa", "2",
+    r = subprocess.run([sys.executable, "-m", "fedtheory", "calc", "fedlrgd", "--d", "1", "--eta", "50", "--kappa", "2",
                         "--eps", "0.01"], capture_output=True, text=True)
     assert r.returncode == 0 and "r = 278" in r.stdout
     for bad, word in ((["--eta", "0"], "eta"), (["--d", "0"], "`d`"), (["--r", "0"], "`r`"),
                       (["--b", "5", "--q", "1"], "`q`"), (["--d", "1", "--eta", "50", "--kappa", "1"], "kappa"),
                       (["--d", "1", "--eta", "50", "--eps", "1e6"], "epsilon")):
-        r = subprocess.run([sys.executable, "-m", "fedtheory.cli", "fedlrgd", *bad], capture_output=True, text=True)
+        r = subprocess.run([sys.executable, "-m", "fedtheory", "calc", "fedlrgd", *bad], capture_output=True, text=True)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and word in r.stderr, bad

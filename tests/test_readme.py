@@ -19,6 +19,9 @@ def test_readme_python_examples_run():
             code = getattr(obj, "__code__", None)
             if name.startswith("test_") and code is not None and code.co_filename == str(README):
                 obj()  # a test function defined in the README itself
+        paper = ns.get("PAPER")
+        if paper is not None:  # the plugin example: a valid paper whose ledger covers its claims and figure
+            assert len(paper.ledger()) == 2 and paper.claims()[0].evaluate().status == "holds"
 
 
 def test_readme_names_the_commands():

@@ -1,4 +1,4 @@
-"""Low-rank subject: FedLRGD (Jadbabaie, Makur, Shah; `004_0bad4fc2134383fd.txt`).
+"""Low-rank subject: FedLRGD (Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory 2023).
 
 * :mod:`.model` - latent-variable test functions with documented (eta, L2) Hoelder classes;
 * :mod:`.algorithms` - Lemma 1 Taylor approximants, SVD tails, FedLRGD runs with counters,

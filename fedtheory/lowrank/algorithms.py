@@ -1,4 +1,4 @@
-"""Exact computations for FedLRGD (`004_0bad4fc2134383fd.txt`).
+"""Exact computations for FedLRGD (Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory 2023).
 
 * Lemma 1: piecewise Taylor approximants on an explicit l1 cover (d = 1 and d = 2), with the
   derivatives taken symbolically by sympy;

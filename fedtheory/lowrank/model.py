@@ -1,6 +1,6 @@
 """Latent-variable test functions with a documented (eta, L2) Hoelder class w.r.t. the l1 norm.
 
-`004_0bad4fc2134383fd.txt`, eq. (6) (exponent eta - l, corrected) and Theorem 1. Each function
+Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory 2023, eq. (6) (exponent eta - l, corrected) and Theorem 1. Each function
 is ``g(x; theta)`` with data ``x in [0,1]^d``; ``matrix(X, Theta)`` gives the latent-variable
 matrix ``M_ij = g(x_i; theta_j)`` (29), and ``sympy_expr`` the symbolic form used to build
 Taylor approximants (Lemma 1). The classes (our derivations):

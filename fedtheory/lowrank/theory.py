@@ -1,6 +1,6 @@
 """Closed forms of "Federated Optimization of Smooth Loss Functions" (FedLRGD).
 
-Source: Jadbabaie, Makur, Shah, seed file `004_0bad4fc2134383fd.txt`. Equation numbers
+Source: Jadbabaie, Makur and Shah, "Federated Optimization of Smooth Loss Functions", IEEE Trans. Inf. Theory 2023. Equation numbers
 are the paper's. ``l = ceil(eta) - 1`` throughout. Printed forms that we believe wrong are
 available as ``variant="printed"`` (see the ``fedlrgd.*.erratum`` claims).
 """
@@ -33,7 +33,7 @@ def holder_l(eta):
 def theorem1_min_rank(d: int = 2, eta: float = 2.0) -> float:
     """Smallest rank Theorem 1 covers: ``r* = e sqrt(d) 2^d (l + d)^d`` (a float).
 
-    `004_0bad4fc2134383fd.txt`, Theorem 1 (the condition makes q >= 1 in its proof).
+    Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory 2023, Theorem 1 (the condition makes q >= 1 in its proof).
     """
     d = check_int(d, "d", 1)
     l = holder_l(eta)
@@ -41,7 +41,7 @@ def theorem1_min_rank(d: int = 2, eta: float = 2.0) -> float:
 
 
 def theorem1_bound(r, d: int = 2, eta: float = 2.0, L2: float = 1.0, variant: str = "corrected"):
-    """Right side of Theorem 1 (`004_0bad4fc2134383fd.txt`): for r >= r*,
+    """Right side of Theorem 1 (Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory 2023): for r >= r*,
 
     ``(1/(n k)) ||M - M_r||_F^2 <= L2^2 e^{2 eta/d} d^{eta/d} 4^eta (l+d)^{2 eta} / (l!)^2 * r^{-2 eta/d}``.
 
@@ -82,7 +82,7 @@ def inequality52(d, l):
 
 
 def erlang_quantile_bounds(b, q):
-    """Proposition 2 (`004_0bad4fc2134383fd.txt`, Appendix B): for ``Y ~ Erlang(b, 1)`` and integer
+    """Proposition 2 (Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory 2023, Appendix B): for ``Y ~ Erlang(b, 1)`` and integer
     ``q >= 2`` with ``(q - 1) b >= 55``,
 
     ``(1/2) log(q-1) + (1/2) log b <= F_Y^{-1}(1 - 1/q) <= 2 log(q-1) + 2 b log(2b)``.

@@ -1,5 +1,5 @@
 """lp-proj: random-projection personalised FL (Han, Li, Lin, Zhang, JMLR 2024;
-`001_f32187b9e5e0af1a.txt`), linear analysis of Sec. 4.2 and Appendix B.
+Han et al., JMLR 2024), linear analysis of Sec. 4.2 and Appendix B.
 
 * :mod:`.model` - fixed-design linear model, true parameters, random projection P;
 * :mod:`.algorithms` - closed-form solutions, attacks, Monte Carlo of test losses, Algorithm 1;

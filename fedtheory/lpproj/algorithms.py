@@ -1,6 +1,6 @@
 """Exact solutions, Monte Carlo and exact runs of Algorithm 1 in lp-proj's linear model.
 
-`001_f32187b9e5e0af1a.txt`: solutions App. B.1; attacks Sec. 4.2 / App. B.3 (the server
+Han et al., JMLR 2024: solutions App. B.1; attacks Sec. 4.2 / App. B.3 (the server
 divides by N; losses over benign clients); Algorithm 1 (lines 7, 8 and 12; eqs. (3), (4), (6)).
 Everything is vectorised over clients and Monte Carlo replications.
 """
@@ -241,7 +241,7 @@ def run_algorithm1(problem: LinearFLProblem, lam: float, *, method: str = "lp-pr
                    data=None, nu: float = 1e-10, w0=None, seed: SeedLike = 0) -> Algorithm1Result:
     """Run Algorithm 1 exactly on the linear-regression losses ``f_k(x) = ||Xi_k x - y_k||^2/(2n)``.
 
-    `001_f32187b9e5e0af1a.txt`, Algorithm 1. Each round every client takes ``R`` local steps
+    Han et al., JMLR 2024, Algorithm 1. Each round every client takes ``R`` local steps
     (line 8; p = 2: ``w <- w - eta lam (w - P x)``; p = 1: ``w <- w - eta lam sign(w - P x)``),
     each after an inner solve of (3) (p = 2 exact linear solve; p = 1 :func:`admm_l1_inner` to
     accuracy ``nu``); the server samples ``S`` clients without replacement and sets

@@ -1,4 +1,4 @@
-"""Data model of lp-proj's linear analysis (`001_f32187b9e5e0af1a.txt`, Sec. 4.2 and App. B).
+"""Data model of lp-proj's linear analysis (Han et al., JMLR 2024, Sec. 4.2 and App. B).
 
 * fixed design ``Xi_k = sqrt(n b) Q_k`` with orthonormal columns, so ``Xi_k^T Xi_k = n b I_d``;
 * ``y_k = Xi_k w_k + z_k``, ``z_k ~ N(0, sigma^2 I_n)``;

@@ -1,7 +1,7 @@
 """Closed forms of lp-proj's linear analysis (Section 4.2 and Appendix B).
 
 Source: Han, Li, Lin, Zhang, "A Random Projection Approach to Personalized Federated
-Learning", JMLR 25 (2024), seed file `001_f32187b9e5e0af1a.txt`.
+Learning", JMLR 25 (2024).
 
 Model (App. B): client k has ``y_k = Xi_k w_k + z_k``, ``z_k ~ N(0, sigma^2 I_n)``, fixed design
 with ``Xi_k^T Xi_k = n b I_d``; so ``w_hat_k ~ N(w_k, sigma^2/(b n) I_d)`` and the test loss of
@@ -66,7 +66,7 @@ def _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0):
 def effective_heterogeneity(Sigma, N, n, b, sigma, attack=None, N_a=0, tau=0.0, M0=None):
     """``D = Sigma + (N_a/N^2)(tau^2 - sigma^2/(b n))`` (``M0`` in place of ``tau^2`` for sign-flip).
 
-    Our reformulation of Theorem 30 / App. B.3 (`001_f32187b9e5e0af1a.txt`): every attacked
+    Our reformulation of Theorem 30 / App. B.3 (Han et al., JMLR 2024): every attacked
     benign-average loss equals the clean formula with ``Sigma -> D``. ``D = Sigma`` without attack.
     """
     if attack is None or N_a == 0:
@@ -80,7 +80,7 @@ def test_loss(method: str, lam=1.0, *, N: int = 100, n: int = 200, d: int = 100,
               N_a: int = 0, tau: float = 0.0, M0: float | None = None, variant: str = "corrected"):
     """Benign-average test loss of a method in the linear model (uniform-heterogeneity form).
 
-    `001_f32187b9e5e0af1a.txt`: clean losses App. B.2 (uniformity (36)); same-value and
+    Han et al., JMLR 2024: clean losses App. B.2 (uniformity (36)); same-value and
     Gaussian attacks Theorem 30, eq. (39) (uniformity (37), ``Sigma`` = Sigma_1); sign-flip
     App. B.3.3 (uniformity (40)-(41), ``Sigma`` = Sigma_2, ``M0`` of (41)). With
     ``N_b = N - N_a`` and ``t2 = tau^2`` (``M0`` for sign-flip):

@@ -1,6 +1,6 @@
 """FedRep's linear shared-representation subject.
 
-Paper: Collins et al., ICML 2021, seed file `002_3dc82ad2944c0e6c.txt`.
+Paper: Collins, Hassani, Mokhtari and Shakkottai, ICML 2021.
 
 * :mod:`.model` - data model (B*, W*, head normalisations, designs, diversity constants);
 * :mod:`.algorithms` - exact runs: FedRep (Algorithm 2), GD-GD, 10GD-GD, FedAvg, Local Only;

@@ -1,6 +1,6 @@
 """Exact runs of FedRep and its baselines on the linear model.
 
-FedRep, `002_3dc82ad2944c0e6c.txt`, Algorithm 2 (FedRep for linear regression)
+FedRep, Collins et al., ICML 2021, Algorithm 2 (FedRep for linear regression)
 and the comparison methods of Section 5.1 (GD-GD, 10GD-GD, FedAvg, Local Only).
 Every round is vectorised over the selected clients: their batches are one
 array ``X`` of shape (rn, m, d), the heads are solved by one batched ``k x k``
@@ -124,7 +124,7 @@ def default_eta(W_star: np.ndarray) -> float:
 
     Since ``sigma_max(W_I / sqrt(rn))^2 <= ||W_I||_F^2 / rn <= max_i ||w_i*||^2`` for
     every subset I, this step satisfies ``eta <= 1/(4 sigma_max,*^2)`` (FedRep
-    Theorem 1, `002_3dc82ad2944c0e6c.txt`) without computing ``sigma_max,*``. Under
+    Theorem 1, Collins et al., ICML 2021) without computing ``sigma_max,*``. Under
     Assumption 3 it equals ``1/(4k)``.
     """
     return 1.0 / (4.0 * float(np.max(np.sum(np.asarray(W_star) ** 2, axis=1))))
@@ -236,9 +236,9 @@ def fedrep_round(B: np.ndarray, X: np.ndarray, y: np.ndarray, eta: float, *,
                  head_lr: float = 0.5, orthonormalize_B: bool = True) -> RoundResult:
     """One round of FedRep for linear regression on the participating clients' batches.
 
-    FedRep, `002_3dc82ad2944c0e6c.txt`, Algorithm 2 (client update, server average), plus
+    FedRep, Collins et al., ICML 2021, Algorithm 2 (client update, server average), plus
     the QR step of the analysed version; identical to SRPFL Appendix A eqs. (16)-(19)
-    (`000_bcc6d6f70d0908f0.txt`). With ``X`` of shape (c, m, d) and ``y`` of shape (c, m):
+    (Tziotis et al., TMLR). With ``X`` of shape (c, m, d) and ``y`` of shape (c, m):
 
     ``w_i = (B^T X_i^T X_i B)^{-1} B^T X_i^T y_i`` (or ``head_steps`` GD steps from ``w_init``),
     ``B_bar = B - (eta / (c m)) sum_i X_i^T (X_i B w_i - y_i) w_i^T``, ``B_next, R = QR(B_bar)``.
@@ -426,7 +426,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                shards: int = 1, workers: int = 1, seed: SeedLike = 0) -> FedRepResult:
     """Run FedRep for linear regression (Algorithm 2) exactly, vectorised over clients.
 
-    FedRep, `002_3dc82ad2944c0e6c.txt`, Algorithm 2 and eq. (7); Theorem 1 is
+    FedRep, Collins et al., ICML 2021, Algorithm 2 and eq. (7); Theorem 1 is
     about this run with ``orthonormalize_B=True`` and ``sigma=0``.
 
     Parameters
@@ -560,7 +560,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
 def run_altgd(*args, head_steps: int = 1, head_lr: float = 0.5, **kwargs) -> FedRepResult:
     """Alternating gradient descent (GD-GD for ``head_steps=1``, 10GD-GD for 10).
 
-    FedRep Sec. 5.1 / Figure 3 (`002_3dc82ad2944c0e6c.txt`): FedRep with the exact
+    FedRep Sec. 5.1 / Figure 3 (Collins et al., ICML 2021): FedRep with the exact
     head minimisation replaced by ``head_steps`` gradient steps on the head.
     """
     return run_fedrep(*args, head_steps=head_steps, head_lr=head_lr, **kwargs)
@@ -574,7 +574,7 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                selection_log: list | None = None, seed: SeedLike = 0) -> FedAvgResult:
     """FedAvg on the single-model objective (4) with the two-layer model ``x -> w^T B^T x``.
 
-    FedRep, `002_3dc82ad2944c0e6c.txt`, eq. (4) and Sec. 5.1. Each selected client
+    FedRep, Collins et al., ICML 2021, eq. (4) and Sec. 5.1. Each selected client
     takes ``local_steps`` gradient steps on its batch loss in ``(B, w)`` from the
     shared model; the server averages. ``local_steps=1`` is FedSGD, as in the public
     code. ``B^0`` is Haar-random orthonormal and ``w^0 = 0``. If ``selection_log`` is a list, each
@@ -631,7 +631,7 @@ def new_client_mse(B_hat: np.ndarray | None, m_new: int, *, d: int, k: int, n_ne
                    m_test: int = 50, ridge: float = 1e-5, seed: SeedLike = 0) -> np.ndarray:
     """Per-new-client test MSE after fitting a head on ``m_new`` samples.
 
-    FedRep Sec. 5.1, Figure 4 (`002_3dc82ad2944c0e6c.txt`): a new client uses the
+    FedRep Sec. 5.1, Figure 4 (Collins et al., ICML 2021): a new client uses the
     learned representation ``B_hat`` and fits its head by (ridge ``1e-5``, as in the
     public code) least squares on ``m_new`` noisy samples; ``B_hat=None`` means
     Local Only (a ``d``-dimensional ridge fit). The test data are noiseless, so the

@@ -1,6 +1,6 @@
 """Data model of FedRep's linear setting.
 
-FedRep, `002_3dc82ad2944c0e6c.txt`, Section 4.1: client ``i`` draws
+FedRep, Collins et al., ICML 2021, Section 4.1: client ``i`` draws
 ``x ~ D_x`` (isotropic, Assumption 1) and ``y = w_i*^T B*^T x + noise``, with a
 shared orthonormal ``B*`` (d x k) and client heads ``w_i*`` (rows of ``W*``,
 n x k).
@@ -172,7 +172,7 @@ def make_model(d: int, k: int, n: int, *, sigma: float = 0.0, head_norm: str = "
 
 @dataclass(frozen=True)
 class Diversity:
-    """Client-diversity constants of FedRep Theorem 1 (`002_3dc82ad2944c0e6c.txt`).
+    """Client-diversity constants of FedRep Theorem 1 (Collins et al., ICML 2021).
 
     ``sigma_min``/``sigma_max`` are ``min``/``max`` over all ``rn``-subsets I of the
     extreme singular values of ``W*_I / sqrt(rn)``; ``kappa = sigma_max / sigma_min``

@@ -2,7 +2,7 @@
 
 Source: Collins, Hassani, Mokhtari, Shakkottai, "Exploiting Shared
 Representations for Personalized Federated Learning", ICML 2021, seed file
-`002_3dc82ad2944c0e6c.txt`. Equation and theorem numbers are the paper's. The
+Collins et al., ICML 2021. Equation and theorem numbers are the paper's. The
 seed holds the main text only (no appendix), so every constant here is one the
 main text states; derivations that are ours say so.
 
@@ -43,7 +43,7 @@ def population_objective(B, W, B_star, W_star, sigma: float = 0.0) -> float:
 
     ``F(B, W) = (1/2n) sum_i E[(y_i - w_i^T B^T x_i)^2]
     = (1/2n) sum_i ||B w_i - B* w_i*||^2 + sigma^2/2`` for isotropic ``x``
-    (FedRep eqs. (3), (5), (6), `002_3dc82ad2944c0e6c.txt`; the ``sigma^2/2``
+    (FedRep eqs. (3), (5), (6), Collins et al., ICML 2021; the ``sigma^2/2``
     noise term is ours: the paper's model is noiseless).
     """
     B, W, Bs, Ws = (np.asarray(a, float) for a in (B, W, B_star, W_star))
@@ -54,7 +54,7 @@ def population_objective(B, W, B_star, W_star, sigma: float = 0.0) -> float:
 def fedavg_minimiser(B_star, W_star) -> np.ndarray:
     """The product ``B w`` at every global minimiser of (4): ``B* (1/n) sum_i w_i*``.
 
-    FedRep Sec. 2.1 (`002_3dc82ad2944c0e6c.txt`): ``(B, w)`` minimises (4) iff
+    FedRep Sec. 2.1 (Collins et al., ICML 2021): ``(B, w)`` minimises (4) iff
     ``B w = B* mean_i(w_i*)``.
     """
     return np.asarray(B_star, float) @ np.asarray(W_star, float).mean(axis=0)
@@ -63,7 +63,7 @@ def fedavg_minimiser(B_star, W_star) -> np.ndarray:
 def fedavg_global_error(B_star, W_star) -> float:
     """Minimum of (4): ``(1/2n) sum_i ||(1/n) B* sum_i' (w_i'* - w_i*)||^2``.
 
-    FedRep Sec. 2.1, the sentence after (4) (`002_3dc82ad2944c0e6c.txt`), written
+    FedRep Sec. 2.1, the sentence after (4) (Collins et al., ICML 2021), written
     exactly as printed (double sum).
     """
     Bs, Ws = np.asarray(B_star, float), np.asarray(W_star, float)
@@ -75,7 +75,7 @@ def fedavg_global_error(B_star, W_star) -> float:
 def theorem1_rate(eta, E0, sigma_min):
     """Per-round contraction factor of dist in Theorem 1: ``(1 - eta E0 sigma_min^2 / 2)^(1/2)``.
 
-    FedRep Theorem 1, eq. (10) (`002_3dc82ad2944c0e6c.txt`): ``dist_T <= rate^T dist_0``.
+    FedRep Theorem 1, eq. (10) (Collins et al., ICML 2021): ``dist_T <= rate^T dist_0``.
     Returns NaN where ``1 - eta E0 sigma_min^2/2 < 0`` (outside the step-size condition).
     """
     eta = _nonneg(eta, "eta")
@@ -98,7 +98,7 @@ def theorem1_bound(T, dist0, eta, E0, sigma_min):
 
 
 def theorem1_max_eta(sigma_max):
-    """Largest step of Theorem 1: ``1 / (4 sigma_max,*^2)`` (`002_3dc82ad2944c0e6c.txt`)."""
+    """Largest step of Theorem 1: ``1 / (4 sigma_max,*^2)`` (Collins et al., ICML 2021)."""
     s = _nonneg(sigma_max, "sigma_max")
     with np.errstate(divide="ignore"):
         return _out(1.0 / (4.0 * s ** 2))
@@ -107,7 +107,7 @@ def theorem1_max_eta(sigma_max):
 def theorem1_probability(T, k, rn, d, log_base: float = math.e):
     """Success probability of Theorem 1: ``1 - T exp(-100 min(k^2 log(rn), d))``.
 
-    FedRep Theorem 1 (`002_3dc82ad2944c0e6c.txt`). The paper does not name the
+    FedRep Theorem 1 (Collins et al., ICML 2021). The paper does not name the
     base of ``log``; ``log_base`` makes the choice explicit (default natural
     log). The value is clipped below at 0 (the bound is vacuous at ``rn = 1``,
     where it equals ``1 - T``).
@@ -141,7 +141,7 @@ def sample_complexity(k, d, n, r=1.0, kappa=1.0, E0=1.0, *, c: float = 1.0,
                       variant: str = "theorem", eps=None):
     """The per-client sample complexity of FedRep, in the paper's three printed forms.
 
-    Source: `002_3dc82ad2944c0e6c.txt`.
+    Source: Collins et al., ICML 2021.
 
     ``variant="theorem"`` (Theorem 1's condition on the batch size ``m``)
         ``c (kappa^4 k^3 log(rn) / E0^2 + kappa^4 k^2 d / (E0^2 rn))``.
@@ -209,7 +209,7 @@ def mom_expectation(B_star, W_star, sigma: float = 0.0, design: str = "gaussian"
 
 def federation_helps_interval(d: float, C: float = 1.0) -> tuple[float, float]:
     """The range of ``n`` where ``C(log n + d/n) < d`` (FedRep Sec. 4.2, "When and whom
-    does federation help?", `002_3dc82ad2944c0e6c.txt`).
+    does federation help?", Collins et al., ICML 2021).
 
     The paper states federation helps when ``log(n) + d/n << d``, e.g.
     ``1 << n << e^Theta(d)``. Returns the two roots ``(n_lo, n_hi)`` of

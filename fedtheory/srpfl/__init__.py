@@ -1,5 +1,5 @@
-"""SRPFL: straggler-resilient FedRep (Tziotis et al.; TMLR `000_bcc6d6f70d0908f0.txt`,
-arXiv `003_5cacc3a544399ea7.txt`).
+"""SRPFL: straggler-resilient FedRep (Tziotis, Shen, Pedarsani, Hassani and
+Mokhtari; TMLR version, with the arXiv version's numbers in brackets).
 
 * :mod:`.model` - compute-time models (fixed, dynamic, iid, straggler mixture);
 * :mod:`.algorithms` - exact runs of FedRep-SRPFL (Algorithm 2) and FedRep with a simulated clock;

@@ -1,6 +1,6 @@
 """Exact runs of FedRep-SRPFL (Algorithm 2) with a simulated wall clock.
 
-SRPFL, `000_bcc6d6f70d0908f0.txt` Algorithm 2 [003: "SRPFL in Linear Representation"]:
+SRPFL (Tziotis et al., TMLR), Algorithm 2 [arXiv: "SRPFL in Linear Representation"]:
 stages r = 0, 1, ...; in stage r the server samples N of the M clients, waits for
 the ``n_r = min(N, 2^r n0)`` fastest, and runs one FedRep round on them (fresh batch,
 exact head, one gradient step on B, average, QR). The round itself is FedRep's
@@ -94,7 +94,7 @@ class SRPFLResult:
 
 def srpfl_default_eta(W_star: np.ndarray) -> float:
     """``1/(8 max_i ||w_i*||^2)``, which satisfies Theorem 4.7's ``eta <= 1/(8 sigma_max,*^2)``
-    for every subset (as :func:`fedtheory.representation.default_eta`; `000_bcc6d6f70d0908f0.txt`)."""
+    for every subset (as :func:`fedtheory.representation.default_eta`; Tziotis et al., TMLR)."""
     return 1.0 / (8.0 * float(np.max(np.sum(np.asarray(W_star) ** 2, axis=1))))
 
 

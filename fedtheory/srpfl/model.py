@@ -1,10 +1,10 @@
 """Data and compute-time models of SRPFL.
 
 The data model is FedRep's (:class:`fedtheory.representation.FedRepModel`, with M
-clients): SRPFL `000_bcc6d6f70d0908f0.txt` Sec. 4.1, ``y = w_i*^T B*^T x + z``,
+clients): SRPFL (Tziotis et al., TMLR) Sec. 4.1, ``y = w_i*^T B*^T x + z``,
 ``z ~ N(0, sigma^2)``.
 
-Compute times (Sec. 5 and App. C of `000_bcc6d6f70d0908f0.txt`; Thm 4.9's model):
+Compute times (Sec. 5 and App. C of Tziotis et al., TMLR; Thm 4.9's model):
 
 ``"fixed"``
     one Exp(lam) time per client, drawn once and kept (the papers' "fixed" speeds);

@@ -1,8 +1,8 @@
 """Closed forms of SRPFL's analysis (straggler-resilient FedRep).
 
 Sources: Tziotis, Shen, Pedarsani, Hassani, Mokhtari, "Straggler-Resilient
-Personalized Federated Learning": TMLR version `000_bcc6d6f70d0908f0.txt`
-(numbers below) and arXiv version `003_5cacc3a544399ea7.txt` (numbers in
+Personalized Federated Learning": TMLR version
+(numbers below) and arXiv version (numbers in
 brackets). Our own derivations say "(derived)".
 
 Wall-clock model (Sec. 4.2, App. B): a round of stage r costs the n_r-th smallest
@@ -47,7 +47,7 @@ def expected_order_statistic(j, N, lam=1.0):
 
     ``E[T_(j:N)] = (H_N - H_{N-j}) / lam = (1/lam) sum_{i=0}^{j-1} 1/(N-i)`` (derived:
     Renyi's representation of exponential spacings; used in SRPFL App. B,
-    `000_bcc6d6f70d0908f0.txt` eqs. (221)-(228) [003: (213)-(220)]).
+    Tziotis et al., TMLR, eqs. (221)-(228) [arXiv: (213)-(220)]).
 
     Parameters
     ----------
@@ -72,7 +72,7 @@ def _check_a(a):
 
 
 def contraction_bound(dist, a, n_over_n0):
-    """Right side of Theorem 4.7, eq. (10) [003: Thm 4.5, (9)]:
+    """Right side of Theorem 4.7, eq. (10) [arXiv: Thm 4.5, (9)]:
     ``dist * sqrt(1-a) + a / sqrt((n/n0)(1-a))``."""
     a = _check_a(a)
     return _out(np.asarray(dist, float) * np.sqrt(1 - a) + a / np.sqrt(np.asarray(n_over_n0, float) * (1 - a)))
@@ -80,7 +80,7 @@ def contraction_bound(dist, a, n_over_n0):
 
 def noise_floor(a, n_over_n0):
     """Fixed point of (10): ``D = a / (sqrt((n/n0)(1-a)) (1 - sqrt(1-a)))`` (derived; the
-    stage-r floor D_r with n/n0 = 2^r; eq. (12) with c_hat = 1, `000_bcc6d6f70d0908f0.txt`)."""
+    stage-r floor D_r with n/n0 = 2^r; eq. (12) with c_hat = 1, Tziotis et al., TMLR)."""
     a = _check_a(a)
     return _out(a / (np.sqrt(np.asarray(n_over_n0, float) * (1 - a)) * (1 - np.sqrt(1 - a))))
 
@@ -100,7 +100,7 @@ def vacuous_ratio(a):
 
 
 def target_error(a, N, n0, c_hat):
-    """Target error (12) [003: (11)]: ``eps = c_hat * D_{log2(N/n0)}``, ``1 < c_hat < sqrt 2``."""
+    """Target error (12) [arXiv: (11)]: ``eps = c_hat * D_{log2(N/n0)}``, ``1 < c_hat < sqrt 2``."""
     c_hat = np.asarray(c_hat, dtype=float)
     if np.any((c_hat <= 1) | (c_hat >= math.sqrt(2))):
         raise ValueError(f"`c_hat` must be in (1, sqrt(2)) (eq. (12)); got c_hat={c_hat!r}")
@@ -115,7 +115,7 @@ def _stage_time(r, N, n0, lam):
 def progress_ratio(dist, a, r, N, n0, lam=1.0, c=0.0):
     """Progress per unit time at stage r, eq. (200): ``(dist - dist sqrt(1-a) - a/sqrt(2^r (1-a)))
     / (E[T_{n0 2^r}] + C)`` with ``C = c/lam`` (numerator corrected from the printed
-    ``dist^+ - ...``; Lemma B.1, `000_bcc6d6f70d0908f0.txt`)."""
+    ``dist^+ - ...``; Lemma B.1, Tziotis et al., TMLR)."""
     a = _check_a(a)
     num = np.asarray(dist, float) * (1 - np.sqrt(1 - a)) - a / np.sqrt(2.0 ** np.asarray(r, float) * (1 - a))
     return _out(num / (np.asarray(_stage_time(r, N, n0, lam)) + np.asarray(c, float) / np.asarray(lam, float)))
@@ -253,14 +253,14 @@ def lemma_b3_bound(N, a, c_hat, lam=1.0, log_base=math.e):
 
 
 def theorem49_ratio_bound(N, c_hat, c=0.0, log_base=math.e):
-    """Theorem 4.9 [003: 4.6], eq. (256): ``E[T_SRPFL]/E[T_FedRep] <= (6(c+1) + 4L) / (log N + 2L)``,
+    """Theorem 4.9 [arXiv: 4.6], eq. (256): ``E[T_SRPFL]/E[T_FedRep] <= (6(c+1) + 4L) / (log N + 2L)``,
     ``L = log(1/(c_hat - 1))``."""
     L = _log(1 / (np.asarray(c_hat, float) - 1), log_base)
     return _out((6 * (np.asarray(c, float) + 1) + 4 * L) / (_log(np.asarray(N, float), log_base) + 2 * L))
 
 
 def round_decomposition(B_hat, X, y, B_star, W_star_sel, eta, B_bar, R, w, B_next):
-    """Appendix A quantities of one exact round (`000_bcc6d6f70d0908f0.txt`; [003] shifts numbers).
+    """Appendix A quantities of one exact round (Tziotis et al., TMLR; [arXiv] shifts numbers).
 
     Given the round's orthonormal input ``B_hat``, batches ``X`` (n, m, d), labels ``y``
     (n, m), the participating clients' true heads ``W_star_sel`` (n, k), and the round's

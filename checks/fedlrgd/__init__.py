@@ -1,0 +1,28 @@
+"""FedLRGD plugin: Jadbabaie, Makur and Shah, *Federated Optimization of Smooth Loss Functions*,
+IEEE Transactions on Information Theory (2023).
+
+Claims by section: :mod:`.time_models` (Sec. II-D, Proposition 2), :mod:`.thm1` (Sec. III,
+eq. (6), Lemma 1, Theorem 1, Appendix A), :mod:`.thm2_fedlrgd` (Sec. IV, Algorithm 1,
+Theorem 2), :mod:`.thm3_fedave` (Sec. V, Theorem 3, Lemma 4, Proposition 1),
+:mod:`.appendix_c` (Appendix C). Figures: ``fedtheory_reproductions.fedlrgd``. Results ledger:
+:mod:`.ledger`.
+"""
+from fedtheory import Paper
+
+PAPER = Paper(
+    key="fedlrgd",
+    title="Federated Optimization of Smooth Loss Functions",
+    authors=("Ali Jadbabaie", "Anuran Makur", "Devavrat Shah"),
+    year=2023,
+    venue="IEEE Transactions on Information Theory",
+    arxiv="2201.01954",
+    description="Low-rank structure of smooth latent-variable losses (Theorem 1) and FedLRGD's oracle "
+                "complexity against FedAve (Theorems 2-3).",
+    modules=tuple(f"{__name__}.{m}" for m in ("time_models", "thm1", "thm2_fedlrgd", "thm3_fedave",
+                                              "appendix_c"))
+    + ("fedtheory_reproductions.fedlrgd", f"{__name__}.ledger"),
+)
+
+from fedtheory.lowrank import calc as _calc  # noqa: E402
+
+PAPER.calculator(arguments=_calc.arguments, help=_calc.HELP)(_calc.run)

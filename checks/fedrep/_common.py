@@ -1,0 +1,27 @@
+"""Helpers shared by the fedrep claim modules."""
+from __future__ import annotations
+
+from fedtheory.random import spawn_seeds
+from fedtheory.representation import noise_std
+from fedtheory.representation import experiments as ex
+
+PAPER_NOISE = noise_std(1e-3, "std")  # Sec. 5.1 "N(., 10^-3)", read as std like the public code
+
+
+def _thm1_setting(full: bool):
+    return dict(d=20, k=2, n=16, r=0.5, m=20, rounds=60, runs=300 if full else 60)
+
+
+def _sc_sweep(full: bool, seed):
+    seeds = 15 if full else 7
+    ds = [8, 16, 32, 64]
+    ns = [4, 8, 16, 32]
+    d_fix, n_fix = 32, 8
+    sd, sn = spawn_seeds(seed, 2)
+    m_d = [ex.smallest_m(d, n_fix, seeds=seeds, seed=s) for d, s in zip(ds, spawn_seeds(sd, len(ds)))]
+    m_n = [ex.smallest_m(d_fix, n, seeds=seeds, seed=s) for n, s in zip(ns, spawn_seeds(sn, len(ns)))]
+    return ds, ns, d_fix, n_fix, m_d, m_n, seeds
+
+
+# ----------------------------------------------------------------------------- figures
+HEAD_LR_GRID = (0.05, 0.1, 0.2, 0.4)

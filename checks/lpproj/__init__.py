@@ -1,0 +1,29 @@
+"""lp-proj plugin: Han, Li, Lin and Zhang (2024), *A Random Projection Approach to Personalized
+Federated Learning: Enhancing Communication Efficiency, Robustness, and Fairness*, JMLR 25.
+
+Claims by section: :mod:`.alg1` (Sec. 3, Algorithm 1, App. B.1), :mod:`.convergence`
+(Proposition 3, Proposition 24, Lemma 8, Theorem 9), :mod:`.thm30_losses` (Sec. 4.2, Theorem 30,
+App. B.2-B.3), :mod:`.optimal_lambda` (Lemma 29, Proposition 16, Remark 17, Figure 1),
+:mod:`.fairness` (Sec. 4.3, Theorem 32, Proposition 18, App. B.4). Figures:
+``fedtheory_reproductions.lpproj``. Results ledger: :mod:`.ledger`.
+"""
+from fedtheory import Paper
+
+PAPER = Paper(
+    key="lpproj",
+    title="A Random Projection Approach to Personalized Federated Learning: Enhancing Communication "
+          "Efficiency, Robustness, and Fairness",
+    authors=("Yuze Han", "Xiang Li", "Shiyun Lin", "Zhihua Zhang"),
+    year=2024,
+    venue="Journal of Machine Learning Research, 25",
+    url="http://jmlr.org/papers/v25/23-0215.html",
+    description="Random-projection personalised FL on linear models: test losses, optimal lambda, Byzantine "
+                "robustness, fairness, convergence.",
+    modules=tuple(f"{__name__}.{m}" for m in ("alg1", "convergence", "thm30_losses", "optimal_lambda",
+                                              "fairness"))
+    + ("fedtheory_reproductions.lpproj", f"{__name__}.ledger"),
+)
+
+from fedtheory.lpproj import calc as _calc  # noqa: E402
+
+PAPER.calculator(arguments=_calc.arguments, help=_calc.HELP)(_calc.run)

@@ -1,0 +1,51 @@
+"""``fedtheory calc lpproj``: lp-proj closed-form test losses, optimal lambda and the Prop. 16 threshold.
+
+Han, Li, Lin and Zhang (2024), *A Random Projection Approach to Personalized Federated Learning*,
+JMLR 25: Theorem 30 (losses under attacks), Lemma 29 (optimal lambda), Proposition 16.
+"""
+from __future__ import annotations
+
+__all__ = ["HELP", "arguments", "run"]
+
+HELP = "lp-proj closed-form benign test losses, optimal lambda and the Proposition 16 threshold"
+
+
+def arguments(parser) -> None:
+    """Add the calculator's options to an ``argparse`` parser."""
+    parser.add_argument("--method", default="all", choices=["all", "local", "fedavg", "pfedme", "ditto", "lp-proj-2"],
+                        help="method whose loss to print")
+    parser.add_argument("--lam", type=float, nargs="+", default=[1e-4, 1e-3, 1e-2, 1e-1], help="lambda values")
+    parser.add_argument("--N", type=int, default=100, help="clients")
+    parser.add_argument("--n", type=int, default=200, help="samples per client")
+    parser.add_argument("--d", type=int, default=100, help="model dimension")
+    parser.add_argument("--d-sub", dest="d_sub", type=int, default=10, help="projected dimension")
+    parser.add_argument("--b", type=float, default=1.0, help="design scale b (Xi^T Xi = n b I)")
+    parser.add_argument("--sigma", type=float, default=1.0, help="noise standard deviation")
+    parser.add_argument("--Sigma", type=float, default=0.1, help="heterogeneity Sigma_1")
+    parser.add_argument("--attack", default="same-value", choices=["none", "same-value", "sign-flip", "gaussian"],
+                        help="Byzantine attack")
+    parser.add_argument("--N-a", dest="N_a", type=int, default=20, help="malicious clients")
+    parser.add_argument("--tau", type=float, default=100.0, help="attack scale")
+    parser.add_argument("--M0", type=float, default=None, help="sign-flip second moment (default: derived)")
+
+
+def run(args) -> int:
+    """Print the losses per method and lambda, lambda* and the threshold; returns 0."""
+    from . import METHODS, optimal_lambda, proposition16_threshold, test_loss
+
+    kw = dict(N=args.N, n=args.n, d=args.d, d_sub=args.d_sub, b=args.b, sigma=args.sigma, Sigma=args.Sigma,
+              attack=None if args.attack == "none" else args.attack, N_a=args.N_a, tau=args.tau, M0=args.M0)
+    if kw["attack"] is None:
+        kw["N_a"] = 0
+    if any(v < 0 for v in args.lam):
+        raise ValueError(f"`lam` must be >= 0; got {args.lam}")
+    methods = METHODS if args.method == "all" else [args.method]
+    rows = [(m, [test_loss(m, lam, **kw) for lam in args.lam]) for m in methods]
+    ls = optimal_lambda(**kw)
+    thr = proposition16_threshold(ls, args.b)
+    print(f"lp-proj linear model (benign-average test loss): {kw}")
+    print(f"optimal lambda = {ls:.6g}; Proposition 16 threshold = {thr:.6g}")
+    print(f"{'method':>10} " + " ".join(f"{'lam=' + format(v, 'g'):>14}" for v in args.lam))
+    for m, vals in rows:
+        print(f"{m:>10} " + " ".join(f"{v:>14.6g}" for v in vals))
+    return 0
