@@ -220,11 +220,13 @@ def _bench(args) -> int:
 
     from fedtheory_benchmarks import fedrep_round as fb
 
+    from .provenance import provenance
+
     result = fb.run(quick=args.quick)
     print(fb.table(result))
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(result, fh, indent=1)
+            json.dump({"provenance": provenance(mode="quick" if args.quick else "full"), **result}, fh, indent=1)
         print(f"wrote {args.json}")
     return 0
 

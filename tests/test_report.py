@@ -40,7 +40,9 @@ def report(tmp_path_factory):
 
 
 def test_report_files_and_claims_json(report):
-    records = json.loads((report / "claims.json").read_text())
+    out = json.loads((report / "claims.json").read_text())
+    records = out["verdicts"]
+    assert out["provenance"]["mode"] == "quick" and out["papers"]["fedlrgd"]["year"] == 2023
     assert len(records) >= 18
     for rec in records:
         for key in ("id", "paper", "reference", "statement", "status", "observed", "bound"):
@@ -48,6 +50,10 @@ def test_report_files_and_claims_json(report):
     page = (report / "index.html").read_text()
     assert "erratum-confirmed" in page and "Errata (printed form fails" in page
     assert page.count("data:image/png;base64,") == 4
+    # the paper is cited (no file names), and its results ledger is shown
+    assert "Jadbabaie, Makur and Shah (2023). Federated Optimization of Smooth Loss Functions" in page
+    assert "Results ledger" in page and "numbered results" in page and "Theorem 3" in page
+    assert not re.search(r"\d{3}_[0-9a-f]{16}", page)
 
 
 def test_report_renders_in_chromium_with_every_image_loaded(report, tmp_path):

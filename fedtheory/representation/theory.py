@@ -1,10 +1,10 @@
 """Closed forms of FedRep's linear analysis.
 
 Source: Collins, Hassani, Mokhtari, Shakkottai, "Exploiting Shared
-Representations for Personalized Federated Learning", ICML 2021, seed file
-Collins et al., ICML 2021. Equation and theorem numbers are the paper's. The
-seed holds the main text only (no appendix), so every constant here is one the
-main text states; derivations that are ours say so.
+Representations for Personalized Federated Learning", ICML 2021. Equation and
+theorem numbers are the paper's. The text we work from holds the main text only
+(no appendix), so every constant here is one the main text states; derivations
+that are ours say so.
 
 All functions broadcast over array arguments like ``scipy.special`` and return
 a Python float for scalar input.
