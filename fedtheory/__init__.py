@@ -16,7 +16,7 @@ citation, claims grouped by section, figures and a results ledger. Shared core:
 __version__ = "0.2.0"
 
 from ._warnings import BoundInapplicableWarning, FedtheoryWarning, IllConditionedWarning  # noqa: E402
-from .claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE, STATUSES, Claim, Verdict  # noqa: E402
+from .claims import ERRATUM, ERROR, FAILS, HOLDS, INCONCLUSIVE, STATUSES, Claim, Verdict  # noqa: E402
 from .ledger import LedgerRow  # noqa: E402
 from .linalg import orthonormalize, principal_angle_distance  # noqa: E402
 from .montecarlo import Estimate, ProportionEstimate, mc_mean, proportion_estimate  # noqa: E402
@@ -29,6 +29,6 @@ __all__ = [
     "principal_angle_distance", "orthonormalize", "Estimate", "ProportionEstimate", "mc_mean",
     "proportion_estimate", "Verdict", "Claim", "Paper", "Citation", "Figure", "LedgerRow", "PluginError",
     "registry", "get_claim", "get_figure", "get_paper", "load_papers", "paper_keys", "register_paper",
-    "unregister_paper", "reproduce", "provenance", "HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "STATUSES",
+    "unregister_paper", "reproduce", "provenance", "HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "ERROR", "STATUSES",
     "FedtheoryWarning", "IllConditionedWarning", "BoundInapplicableWarning", "__version__",
 ]

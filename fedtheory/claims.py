@@ -19,8 +19,11 @@ Status values
     the claim as printed fails numerically and the corrected form holds (both
     numbers are in the verdict);
 ``inconclusive``
-    the computation cannot decide (e.g. an interval straddles the bound, or
-    the claim depends on an unspecified constant).
+    the computation cannot decide (e.g. an interval straddles the bound); the
+    evidence says what size or how many runs would decide it;
+``error``
+    the claim's computation raised; the exception is in the evidence. ``verify``
+    goes on with the other claims and exits 1.
 """
 from __future__ import annotations
 
@@ -31,14 +34,17 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "STATUSES", "Verdict", "Claim",
+__all__ = ["HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "ERROR", "STATUSES", "BAD_STATUSES", "Verdict", "Claim",
            "to_jsonable", "dump_json"]
 
 HOLDS = "holds"
 FAILS = "fails"
 ERRATUM = "erratum-confirmed"
 INCONCLUSIVE = "inconclusive"
-STATUSES = (HOLDS, FAILS, ERRATUM, INCONCLUSIVE)
+ERROR = "error"
+STATUSES = (HOLDS, FAILS, ERRATUM, INCONCLUSIVE, ERROR)
+#: statuses that make ``verify`` exit 1
+BAD_STATUSES = (FAILS, ERROR)
 
 def to_jsonable(x: Any) -> Any:
     """Convert numpy scalars/arrays (nested in dicts, lists, tuples) to JSON types."""
@@ -125,8 +131,8 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
-        """True unless the status is ``fails``."""
-        return self.status != FAILS
+        """True unless the status is ``fails`` or ``error``."""
+        return self.status not in BAD_STATUSES
 
     def to_dict(self) -> dict:
         return to_jsonable({
@@ -173,9 +179,23 @@ class Claim:
             object.__setattr__(self, "paper", self.id.split(".", 1)[0])
 
     def evaluate(self, full: bool = False, seed: Any = None) -> Verdict:
+        """Run the claim; a computation that raises gives a verdict with status ``error``."""
         seed = self.default_seed if seed is None else seed
         t0 = time.perf_counter()
-        out = self.func(full=full, seed=seed)
+        try:
+            out = self.func(full=full, seed=seed)
+            if not isinstance(out, dict) or "status" not in out:
+                raise TypeError(f"a claim function must return a dict with a `status`; got {type(out).__name__}")
+            if out["status"] not in STATUSES or out["status"] == ERROR:
+                raise ValueError(f"a claim function returned the status {out['status']!r}; allowed: "
+                                 f"{', '.join(s for s in STATUSES if s != ERROR)}")
+        except Exception as exc:  # noqa: BLE001 - reported as a verdict, so later claims still run
+            import traceback
+
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            out = dict(status=ERROR, observed=None, bound=None,
+                       evidence=f"{type(exc).__name__}: {exc} (at {where.filename.rsplit('/', 1)[-1]}:"
+                                f"{where.lineno} in {where.name})")
         secs = time.perf_counter() - t0
         return Verdict(id=self.id, paper=self.paper,
                        reference=self.reference,

@@ -17,7 +17,7 @@ import time
 import warnings
 
 from . import __version__
-from .claims import FAILS, STATUSES, dump_json
+from .claims import BAD_STATUSES, STATUSES, dump_json
 from .plugins import get_claim, get_paper, load_papers
 
 __all__ = ["main", "build_parser"]
@@ -112,7 +112,7 @@ def _verify(args) -> int:
         dump_json(verdicts, args.json, header={"provenance": provenance(seed=args.seed, mode=mode),
                                                "papers": _citations(papers)})
         print(f"wrote {args.json}")
-    return 1 if counts[FAILS] or errors else 0
+    return 1 if any(counts[s] for s in BAD_STATUSES) or errors else 0
 
 
 # ----------------------------------------------------------------------------- list, ledger, cite
@@ -190,7 +190,7 @@ def _report(args) -> int:
     c = res["counts"]
     print(f"wrote {res['index']} and {res['claims']}: " + ", ".join(f"{n} {s}" for s, n in c.items()) +
           f" ({res['seconds']:.1f} s)")
-    return 1 if c["fails"] or errors else 0
+    return 1 if any(c[s] for s in BAD_STATUSES) or errors else 0
 
 
 # ----------------------------------------------------------------------------- calc

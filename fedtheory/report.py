@@ -12,13 +12,13 @@ import json
 import os
 import time
 
-from .claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE, STATUSES, dump_json, to_jsonable
+from .claims import ERRATUM, ERROR, FAILS, HOLDS, INCONCLUSIVE, STATUSES, dump_json, to_jsonable
 from .ledger import LEDGER_STATUSES, ledger_counts
 from .plugins import get_paper, paper_keys, reproduce
 
 __all__ = ["build_report"]
 
-COLORS = {HOLDS: "#d8f0d8", FAILS: "#f6c9c9", ERRATUM: "#fbe6b8", INCONCLUSIVE: "#e4e4e4"}
+COLORS = {HOLDS: "#d8f0d8", FAILS: "#f6c9c9", ERRATUM: "#fbe6b8", INCONCLUSIVE: "#e4e4e4", ERROR: "#e8b4f0"}
 
 CSS = """
 body{font-family:DejaVu Sans,Arial,sans-serif;margin:2em auto;max-width:1200px;color:#222}

@@ -141,3 +141,31 @@ def test_cli_fedlrgd_and_its_bad_input():
                       (["--d", "1", "--eta", "50", "--eps", "1e6"], "epsilon")):
         r = subprocess.run([sys.executable, "-m", "fedtheory", "calc", "fedlrgd", *bad], capture_output=True, text=True)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and word in r.stderr, bad
+
+
+def test_a_claim_that_raises_is_an_error_and_verify_goes_on(capsys, tmp_path):
+    paper = Paper(key="zzerr", title="A crashing paper", authors=["A. Author"], year=2025, venue="arXiv")
+
+    @paper.claim("zzerr.a", "Eq. (1)", "raises")
+    def _a(full, seed):
+        raise ZeroDivisionError("boom")
+
+    @paper.claim("zzerr.b", "Eq. (2)", "holds, and runs after the crash")
+    def _b(full, seed):
+        return dict(status="holds", observed=1, bound=1, evidence="ok")
+
+    @paper.claim("zzerr.c", "Eq. (3)", "returns a status that does not exist")
+    def _c(full, seed):
+        return dict(status="fine", observed=1, bound=1)
+
+    register_paper(paper)
+    try:
+        out = tmp_path / "v.json"
+        assert main(["verify", "--paper", "zzerr", "--json", str(out)]) == 1
+        text = capsys.readouterr().out
+        assert "ZeroDivisionError: boom" in text and "1 holds" in text and "2 error" in text
+        recs = {v["id"]: v for v in json.loads(out.read_text())["verdicts"]}
+        assert recs["zzerr.a"]["status"] == "error" and recs["zzerr.b"]["status"] == "holds"
+        assert "'fine'" in recs["zzerr.c"]["evidence"]
+    finally:
+        unregister_paper("zzerr")
