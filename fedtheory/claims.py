@@ -105,6 +105,14 @@ class Verdict:
         ``"quick"`` or ``"full"``.
     seconds : float
         Wall time of the evaluation.
+    regime : str
+        The hypotheses under which the claim is tested and how any unspecified
+        constant is read (from the :class:`Claim`, plus run-time details such as a
+        measured threshold).
+    referee : str
+        For ``erratum-confirmed`` (and any verdict that decides between a printed
+        and a corrected form): the independent computation that decided it
+        (Monte Carlo, brute force, exact arithmetic, sympy, an exact run).
 
     Unpacks as ``observed, bound = verdict``.
     """
@@ -121,6 +129,8 @@ class Verdict:
     seed: Any = None
     mode: str = "quick"
     seconds: float = 0.0
+    regime: str = ""
+    referee: str = ""
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -140,13 +150,16 @@ class Verdict:
             "statement": self.statement, "status": self.status, "observed": self.observed,
             "bound": self.bound, "evidence": self.evidence, "params": self.params,
             "seed": self.seed, "mode": self.mode, "seconds": round(self.seconds, 3),
+            "regime": self.regime, "referee": self.referee,
         })
 
     def __str__(self) -> str:
         return (f"[{self.status}] {self.id} ({self.reference})\n"
                 f"  computed : {_short(to_jsonable(self.observed), 200)}\n"
                 f"  theory   : {_short(to_jsonable(self.bound), 200)}\n"
-                f"  evidence : {self.evidence}")
+                f"  evidence : {self.evidence}"
+                + (f"\n  regime   : {self.regime}" if self.regime else "")
+                + (f"\n  referee  : {self.referee}" if self.referee else ""))
 
     def summary(self) -> str:
         """PEPit-style paired lines: the computed value next to the theoretical one."""
@@ -162,9 +175,10 @@ class Verdict:
 class Claim:
     """A checkable claim of a paper.
 
-    ``evaluate(full: bool, seed) -> dict`` returns the keyword arguments of a
-    :class:`Verdict` other than the ones the claim supplies (``status``,
-    ``observed``, ``bound``, ``evidence``, ``params``).
+    ``func(full: bool, seed) -> dict`` returns the keyword arguments of a
+    :class:`Verdict` other than the ones the claim supplies: ``status``,
+    ``observed``, ``bound`` and optionally ``evidence``, ``params``, ``referee``
+    and ``regime`` (run-time details appended to the claim's own ``regime``).
     """
 
     id: str
@@ -173,6 +187,7 @@ class Claim:
     func: Callable[..., dict]
     default_seed: int = 0
     paper: str = ""
+    regime: str = ""
 
     def __post_init__(self):
         if not self.paper:  # the key is the id's first component
@@ -197,10 +212,12 @@ class Claim:
                        evidence=f"{type(exc).__name__}: {exc} (at {where.filename.rsplit('/', 1)[-1]}:"
                                 f"{where.lineno} in {where.name})")
         secs = time.perf_counter() - t0
+        extra = out.pop("regime", "") if isinstance(out, dict) else ""
+        regime = "; ".join(r for r in (self.regime, extra) if r)
         return Verdict(id=self.id, paper=self.paper,
                        reference=self.reference,
                        statement=self.statement, seed=seed, mode="full" if full else "quick",
-                       seconds=secs, **out)
+                       seconds=secs, regime=regime, **out)
 
 
 def dump_json(verdicts: list[Verdict], path: str, *, header: dict | None = None) -> None:

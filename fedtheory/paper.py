@@ -264,11 +264,13 @@ class Paper:
             raise ValueError(f"{what} id {id!r} must start with its paper's key {self.key + '.'!r}")
 
     def claim(self, id: str, reference: str, statement: str, default_seed: int = 0,
-              aliases: Sequence[str] = ()):
+              aliases: Sequence[str] = (), regime: str = ""):
         """Decorator registering ``func(full, seed) -> dict`` as a claim of this paper.
 
         ``func`` returns the :class:`~fedtheory.claims.Verdict` fields ``status``, ``observed``,
-        ``bound`` and optionally ``evidence`` and ``params``. ``aliases`` are former ids that
+        ``bound`` and optionally ``evidence``, ``params``, ``referee`` and ``regime``.
+        ``regime`` states the hypotheses the claim tests and how it reads any unspecified
+        constant (a reading a violation could refute). ``aliases`` are former ids that
         ``verify --claim``, :func:`fedtheory.get_claim` and the ``claim`` marker still accept.
         """
         self._check_id("claim", id)
@@ -281,7 +283,7 @@ class Paper:
                                                                                      func.__qualname__):
                 raise ValueError(f"paper {self.key!r}: duplicate claim id {id!r}")
             self._claims[id] = Claim(id=id, reference=reference, statement=statement, func=func,
-                                     default_seed=default_seed, paper=self.key)
+                                     default_seed=default_seed, paper=self.key, regime=regime)
             for a in aliases:
                 if a in self._claims or self._aliases.get(a, id) != id:
                     raise ValueError(f"paper {self.key!r}: alias {a!r} is already a claim id or another alias")
