@@ -28,13 +28,48 @@ __all__ = ["assert_bound", "assert_agrees", "assert_holds_with_probability", "as
 _FULL = {"full": False}
 
 
+def _as_numeric(x, what: str, role: str) -> np.ndarray:
+    """``x`` as a float array; an ``AssertionError`` naming ``role`` if it is not numeric or holds NaN/inf."""
+    __tracebackhide__ = True
+    try:
+        a = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise AssertionError(f"{what}: the {role} is not numeric: {x!r}") from None
+    bad = ~np.isfinite(a)
+    if np.any(bad):
+        if a.ndim:
+            idx = tuple(int(i) for i in np.argwhere(bad)[0])
+            where = f" ({int(bad.sum())} of {a.size} entries; first {float(a[idx])!r} at index {idx})"
+        else:
+            where = f" ({float(a)!r})"
+        raise AssertionError(f"{what}: the {role} is not finite{where}; a NaN or inf cannot satisfy "
+                             f"or contradict a bound, so it fails")
+    return a
+
+
 def assert_bound(observed, bound, *, rtol: float = 0.0, atol: float = 0.0, what: str = "bound") -> None:
     """Fail unless ``observed <= bound * (1 + rtol) + atol`` elementwise.
 
     The message names ``what`` and shows both numbers (the worst element for arrays).
+
+    Parameters
+    ----------
+    observed, bound : array_like
+        Broadcastable numbers; any NaN or inf in either fails (never passes silently).
+    rtol, atol : float
+        Relative and absolute slack, finite and >= 0.
+    what : str
+        Name of the bound in the message.
+
+    Raises
+    ------
+    AssertionError
+        The bound is violated, or ``observed``/``bound`` is non-numeric or not finite.
     """
-    o = np.asarray(observed, float)
-    b = np.asarray(bound, float)
+    __tracebackhide__ = True
+    o = _as_numeric(observed, what, "observed value")
+    b = _as_numeric(bound, what, "bound")
+    _as_numeric([rtol, atol], what, "tolerance (rtol, atol)")
     lim = b * (1 + rtol) + atol
     bad = ~(o <= lim)
     if np.any(bad):
@@ -53,15 +88,46 @@ def assert_agrees(estimate, value, *, confidence: float = 0.99, what: str = "clo
 
     ``estimate`` is an :class:`~fedtheory.montecarlo.Estimate` or an array of replications
     (axis 0). Vector estimates use a Bonferroni correction over their entries.
+
+    Parameters
+    ----------
+    estimate : Estimate or array_like
+        The Monte Carlo estimate, or its replications along axis 0. Any NaN or inf in the
+        samples, the mean or the standard error fails.
+    value : array_like
+        The closed-form value(s); any NaN or inf fails (even when another entry already
+        disagrees, the message reports the non-finite entry).
+    confidence : float
+        Level of the (Bonferroni-corrected) two-sided test, in (0, 1).
+    what : str
+        Name of the closed form in the message.
+
+    Raises
+    ------
+    AssertionError
+        Disagreement, or a non-finite sample, estimate or value.
     """
-    est = estimate if isinstance(estimate, Estimate) else estimate_from_samples(np.asarray(estimate), confidence)
-    z = np.atleast_1d(np.abs(est.z_score(value)))
+    __tracebackhide__ = True
+    if not (isinstance(confidence, (int, float, np.floating)) and 0 < confidence < 1):
+        raise ValueError(f"`confidence` must be in (0, 1); got {confidence!r}")
+    if isinstance(estimate, Estimate):
+        _as_numeric(estimate.mean, f"Monte Carlo vs the {what}", "estimate's mean")
+        _as_numeric(estimate.se, f"Monte Carlo vs the {what}", "estimate's standard error")
+        est = estimate
+    else:
+        samples = _as_numeric(estimate, f"Monte Carlo vs the {what}", "samples")
+        if samples.ndim == 0 or samples.shape[0] < 2:
+            raise AssertionError(f"Monte Carlo vs the {what}: need at least 2 samples along axis 0; "
+                                 f"got shape {samples.shape}")
+        est = estimate_from_samples(samples, confidence)
+    v_arr = _as_numeric(value, f"Monte Carlo vs the {what}", "closed-form value")
+    z = np.atleast_1d(np.abs(est.z_score(v_arr)))
     crit = stats.norm.ppf(1 - (1 - confidence) / (2 * z.size))
     if np.max(z) > crit:
         i = int(np.argmax(z))
         m = np.atleast_1d(np.asarray(est.mean))[i]
         se = np.atleast_1d(np.asarray(est.se))[i]
-        v = np.atleast_1d(np.asarray(value, float))[i if np.size(value) > 1 else 0]
+        v = np.atleast_1d(v_arr)[i if np.size(value) > 1 else 0]
         raise AssertionError(f"Monte Carlo disagrees with the {what}: estimate {m:.6g} (se {se:.3g}, n={est.n}) vs "
                              f"{v:.6g}, |z| = {z[i]:.2f} > {crit:.2f} ({100 * confidence:g}% level"
                              f"{', Bonferroni over %d' % z.size if z.size > 1 else ''})")
@@ -74,8 +140,41 @@ def assert_holds_with_probability(trial: Callable[[np.random.Generator], bool], 
     Runs ``n_trials`` independent trials (spawned streams of ``seed``) and fails if the one-sided
     exact test of H0: P(event) >= p rejects at level ``1 - confidence``
     (``scipy.stats.binomtest(..., alternative="less")``).
+
+    Parameters
+    ----------
+    trial : callable ``(rng) -> bool``
+        One trial; it must return a ``bool`` (or ``numpy.bool_``). Anything else (NaN, 1.0,
+        ``None``, an array) fails, since its truth value would be a guess.
+    p : float
+        Claimed probability, in [0, 1].
+    n_trials : int
+        Number of trials, >= 1.
+    confidence : float
+        In (0, 1).
+    seed : int, SeedSequence or Generator
+    what : str
+        Name of the event in the message.
+
+    Raises
+    ------
+    AssertionError
+        The test rejects, or a trial returned a non-bool.
     """
-    ok = sum(bool(trial(as_generator(s))) for s in spawn_seeds(seed, n_trials))
+    __tracebackhide__ = True
+    from ._validation import check_callable, check_int, check_real
+
+    check_callable(trial, "trial")
+    p = check_real(p, "p", 0, 1)
+    n_trials = check_int(n_trials, "n_trials", 1)
+    confidence = check_real(confidence, "confidence", 0, 1, True, True)
+    ok = 0
+    for i, s in enumerate(spawn_seeds(seed, n_trials)):
+        out = trial(as_generator(s))
+        if not isinstance(out, (bool, np.bool_)):
+            raise AssertionError(f"{what}: trial {i} returned {out!r} ({type(out).__name__}), not a bool; "
+                                 f"a trial must return True or False (e.g. bool(np.all(...)))")
+        ok += bool(out)
     res = stats.binomtest(ok, n_trials, p, alternative="less")
     if res.pvalue < 1 - confidence:
         lo, hi = res.proportion_ci(confidence, method="exact")
@@ -83,15 +182,40 @@ def assert_holds_with_probability(trial: Callable[[np.random.Generator], bool], 
                              f"[{lo:.4g}, {hi:.4g}]); P >= {p:g} rejected (p-value {res.pvalue:.3g})")
 
 
+def _nonfinite_leaves(x, path=""):
+    """Paths of the NaN/inf floats inside a verdict's ``observed`` or ``bound`` (dicts, lists, arrays)."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from _nonfinite_leaves(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(x, (list, tuple)):
+        for i, v in enumerate(x):
+            yield from _nonfinite_leaves(v, f"{path}[{i}]")
+    elif isinstance(x, np.ndarray) and x.dtype.kind in "fc":
+        if not np.all(np.isfinite(x)):
+            yield path or "value"
+    elif isinstance(x, (float, np.floating)) and not np.isfinite(x):
+        yield path or "value"
+
+
 def assert_claim(claim_id: str, *, full: bool | None = None, seed=None):
     """Run a catalogue claim; fail unless its status is ``holds`` or ``erratum-confirmed``.
 
+    Every other status fails: ``fails``, ``inconclusive`` and ``error`` (the claim's computation
+    raised; the message carries the exception). A ``holds``/``erratum-confirmed`` verdict whose
+    ``observed`` or ``bound`` contains a NaN or inf also fails.
+
     Returns the :class:`~fedtheory.claims.Verdict`. ``full`` defaults to ``--fedtheory-full``.
     """
+    __tracebackhide__ = True
     full = _FULL["full"] if full is None else full
     v = get_claim(claim_id).evaluate(full=full, seed=seed)
     if v.status not in (HOLDS, ERRATUM):
-        raise AssertionError(f"claim {claim_id} is {v.status!r}:\n{v.summary()}")
+        raise AssertionError(f"claim {claim_id} is {v.status!r} (only 'holds' and 'erratum-confirmed' pass):\n"
+                             f"{v.summary()}")
+    bad = [f"observed.{p}" for p in _nonfinite_leaves(v.observed)] + [f"bound.{p}" for p in _nonfinite_leaves(v.bound)]
+    if bad:
+        raise AssertionError(f"claim {claim_id} is {v.status!r} but has non-finite numbers in "
+                             f"{', '.join(bad[:5])}:\n{v.summary()}")
     return v
 
 

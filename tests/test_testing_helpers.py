@@ -61,3 +61,122 @@ def test_pytest_plugin_marker_and_option(pytester):
     """)
     result = pytester.runpytest("--fedtheory-full", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2)
+
+
+# ------------------------------------------------------------------ inputs that cannot fool the helpers
+NAN, INF = float("nan"), float("inf")
+
+
+def test_assert_agrees_fails_on_a_nan_closed_form():
+    est = mc_mean(lambda g, n: g.exponential(2.0, n), 2_000, seed=1)
+    with pytest.raises(AssertionError, match=r"closed-form value is not finite \(nan\)"):
+        assert_agrees(est, NAN)
+    with pytest.raises(AssertionError, match="closed-form value is not finite"):
+        assert_agrees(est, INF)
+
+
+def _samples_off_by_502():
+    """100 x 2 replications: column 0 has sample mean 55.2 and se exactly 0.1, so |z| = 502 against 5.0."""
+    g = np.random.default_rng(0).standard_normal((100, 2))
+    g = (g - g.mean(axis=0)) / g.std(axis=0, ddof=1)  # mean 0, sd 1 exactly
+    return np.column_stack([55.2 + g[:, 0], g[:, 1]])
+
+
+def test_assert_agrees_fails_on_nan_even_when_another_entry_disagrees():
+    s = _samples_off_by_502()
+    with pytest.raises(AssertionError, match=r"\|z\| = 502\.00"):  # the finite value is far off...
+        assert_agrees(s, [5.0, 0.0])
+    # ... and the NaN used to hide it (max(|z|) was NaN, and NaN > crit is False)
+    with pytest.raises(AssertionError, match=r"closed-form value is not finite .*nan at index \(1,\)"):
+        assert_agrees(s, [5.0, NAN])
+
+
+def test_assert_agrees_fails_on_nan_or_inf_samples():
+    s = np.random.default_rng(0).standard_normal(1000)
+    s[17] = NAN
+    with pytest.raises(AssertionError, match=r"samples is not finite .*index \(17,\)"):
+        assert_agrees(s, 0.0)
+    s[17] = INF
+    with pytest.raises(AssertionError, match="samples is not finite"):
+        assert_agrees(s, 0.0)
+    from fedtheory.montecarlo import Estimate
+    bad = Estimate(mean=NAN, se=0.1, ci_low=NAN, ci_high=NAN, n=10)
+    with pytest.raises(AssertionError, match="estimate's mean is not finite"):
+        assert_agrees(bad, 0.0)
+
+
+@pytest.mark.parametrize("ret", [NAN, 1.0, None, 1, "yes", np.array([True])])
+def test_assert_holds_with_probability_fails_on_a_non_bool_trial(ret):
+    with pytest.raises(AssertionError, match=r"trial 0 returned .* not a bool"):
+        assert_holds_with_probability(lambda g: ret, 0.5, n_trials=10, seed=0)
+
+
+def test_assert_holds_with_probability_accepts_numpy_bools():
+    assert_holds_with_probability(lambda g: np.bool_(g.uniform() < 0.99), 0.5, n_trials=50, seed=1)
+    assert_holds_with_probability(lambda g: bool(np.all(g.uniform(size=3) < 2)), 0.9, n_trials=20, seed=1)
+
+
+@pytest.mark.parametrize("observed, bound, role", [
+    (NAN, 1.0, "observed value"), (1.0, NAN, "bound"), ([0.5, NAN], 1.0, "observed value"),
+    (0.5, [1.0, INF], "bound"), (-INF, 1.0, "observed value"), (0.5, INF, "bound"),
+    ("x", 1.0, "observed value"),
+])
+def test_assert_bound_fails_on_nan_or_inf(observed, bound, role):
+    with pytest.raises(AssertionError, match=f"Theorem 1: the {role} is (not finite|not numeric)"):
+        assert_bound(observed, bound, what="Theorem 1")
+
+
+def _toy_paper():
+    from fedtheory import Paper
+
+    paper = Paper(key="zztesting", title="A paper for the helpers", authors=["A. Author"], year=2025,
+                  venue="arXiv")
+    outcomes = {
+        "holds": dict(status="holds", observed=1.0, bound=2.0),
+        "erratum": dict(status="erratum-confirmed", observed={"printed": 3.0, "corrected": 1.0}, bound=2.0),
+        "fails": dict(status="fails", observed=3.0, bound=2.0),
+        "inconclusive": dict(status="inconclusive", observed=2.0, bound=2.0),
+        "nan-holds": dict(status="holds", observed=NAN, bound=2.0),
+        "inf-bound": dict(status="holds", observed=1.0, bound={"corrected": INF}),
+    }
+    for name, out in outcomes.items():
+        paper.claim(f"zztesting.{name}", "Eq. (1)", name)(lambda full, seed, out=out: dict(out))
+
+    @paper.claim("zztesting.error", "Eq. (2)", "raises")
+    def _err(full, seed):
+        raise ZeroDivisionError("boom")
+
+    return paper
+
+
+@pytest.fixture
+def toy_claims():
+    from fedtheory import register_paper, unregister_paper
+
+    register_paper(_toy_paper())
+    yield
+    unregister_paper("zztesting")
+
+
+def test_assert_claim_passes_only_holds_and_erratum_confirmed(toy_claims):
+    assert assert_claim("zztesting.holds").status == "holds"
+    assert assert_claim("zztesting.erratum").status == "erratum-confirmed"
+    for status in ("fails", "inconclusive"):
+        with pytest.raises(AssertionError, match=f"is '{status}'"):
+            assert_claim(f"zztesting.{status}")
+    with pytest.raises(AssertionError, match=r"is 'error'(.|\n)*ZeroDivisionError: boom"):
+        assert_claim("zztesting.error")
+
+
+def test_assert_claim_fails_on_non_finite_numbers_in_a_holding_verdict(toy_claims):
+    with pytest.raises(AssertionError, match=r"non-finite numbers in observed\.value"):
+        assert_claim("zztesting.nan-holds")
+    with pytest.raises(AssertionError, match=r"non-finite numbers in bound\.corrected"):
+        assert_claim("zztesting.inf-bound")
+
+
+def test_helpers_hide_their_frames():
+    import fedtheory.testing as T
+
+    for f in (T.assert_bound, T.assert_agrees, T.assert_holds_with_probability, T.assert_claim):
+        assert "__tracebackhide__" in f.__code__.co_varnames, f.__name__
