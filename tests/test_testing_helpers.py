@@ -133,7 +133,9 @@ def _toy_paper():
                   venue="arXiv")
     outcomes = {
         "holds": dict(status="holds", observed=1.0, bound=2.0),
-        "erratum": dict(status="erratum-confirmed", observed={"printed": 3.0, "corrected": 1.0}, bound=2.0),
+        # the printed form of a confirmed erratum may be the infinite one (FedLRGD's (l)^2 = 0)
+        "erratum": dict(status="erratum-confirmed", observed={"printed": INF, "corrected": 1.0}, bound=2.0),
+        "erratum-nan": dict(status="erratum-confirmed", observed={"printed": 3.0, "corrected": NAN}, bound=2.0),
         "fails": dict(status="fails", observed=3.0, bound=2.0),
         "inconclusive": dict(status="inconclusive", observed=2.0, bound=2.0),
         "nan-holds": dict(status="holds", observed=NAN, bound=2.0),
@@ -173,6 +175,8 @@ def test_assert_claim_fails_on_non_finite_numbers_in_a_holding_verdict(toy_claim
         assert_claim("zztesting.nan-holds")
     with pytest.raises(AssertionError, match=r"non-finite numbers in bound\.corrected"):
         assert_claim("zztesting.inf-bound")
+    with pytest.raises(AssertionError, match=r"non-finite numbers in observed\.corrected"):
+        assert_claim("zztesting.erratum-nan")
 
 
 def test_helpers_hide_their_frames():
