@@ -54,3 +54,63 @@ def _exact_client_losses(method, lam, prob):
         cov_tr = prob.sigma ** 2 / (prob.b * prob.n) * float(np.sum(A ** 2))
         rows.append(prob.sigma ** 2 / 2 + prob.b / 2 * (cov_tr + np.sum((mean - prob.W[k]) ** 2)))
     return np.array(rows)
+
+
+# ----------------------------------------------------------------------------- brute-force referee
+def exact_client_losses(method, lam, prob, *, attack=None, N_a=0, tau=0.0, excess=False):
+    """Per-client noise-averaged test losses (N,) by brute force, from the solution map alone.
+
+    Every method's personalised models are a linear map ``Z -> x`` of the inputs the server sees
+    (``closed_form_models`` with no attack: App. B.1, itself checked against exact runs of
+    Algorithm 1): benign rows ``w_hat_k ~ N(w_k, sigma^2/(b n) I)``, malicious rows their messages
+    (same-value ``c 1_d``, Gaussian ``N(0, tau^2 I)``, ``c ~ N(0, tau^2)``). So ``E x = map(E Z)``
+    and ``tr Cov x_k = sum over independent noise directions u of ||map(u)_k||^2`` (the map is probed
+    on every noise direction: ``sqrt(sigma^2/(b n)) e_{j,e}`` for benign ``j``, ``tau 1_j`` or
+    ``tau e_{j,e}`` for malicious ``j``). The loss is ``sigma^2/2 + (b/2)(||E x_k - w_k||^2 +
+    tr Cov x_k)`` (eq. (35)); ``excess=True`` leaves out ``sigma^2/2``. No loss formula is used."""
+    if attack is not None and method == "lp-proj-2":
+        raise ValueError("the brute-force referee models attacks in the input space (not for lp-proj-2)")
+    N, d = prob.W.shape
+    N_a = N_a if attack else 0
+    N_b = N - N_a
+    sd = prob.sigma / math.sqrt(prob.b * prob.n)
+    EZ = prob.W.copy()
+    EZ[N_b:] = 0.0  # the attack messages have mean 0
+    eye = np.eye(N * d).reshape(N * d, N, d)
+    probes = [sd * eye[: N_b * d]]
+    if N_a and attack == "gaussian":
+        probes.append(tau * eye[N_b * d:])
+    elif N_a and attack == "same-value":
+        ones = np.zeros((N_a, N, d))
+        ones[np.arange(N_a), N_b + np.arange(N_a), :] = tau
+        probes.append(ones)
+    elif N_a:
+        raise ValueError(f"attack {attack!r} is not modelled by the brute-force referee")
+    U = np.concatenate(probes)
+    mean = closed_form_models(method, EZ, lam, prob.b, prob.P)
+    resp = closed_form_models(method, U, lam, prob.b, prob.P)
+    tr_cov = np.einsum("mkd,mkd->k", resp, resp)
+    out = prob.b / 2 * (np.sum((mean - prob.W) ** 2, axis=1) + tr_cov)
+    return out if excess else prob.sigma ** 2 / 2 + out
+
+
+def exact_benign_loss(method, lam, prob, *, attack=None, N_a=0, tau=0.0, excess=False):
+    """Benign-average of :func:`exact_client_losses` (the last ``N_a`` clients are malicious)."""
+    losses = exact_client_losses(method, lam, prob, attack=attack, N_a=N_a, tau=tau, excess=excess)
+    return float(np.mean(losses[: prob.W.shape[0] - (N_a if attack else 0)]))
+
+
+def brute_force_argmin(f, lo, hi, points=61):
+    """Minimiser over ``lam`` in [lo, hi] of ``f(lam)``: a log-spaced grid search, then Brent's method
+    (scipy.optimize.minimize_scalar) on log lam inside the grid cell around the best point.
+    Never consults a formula for the minimiser."""
+    from scipy.optimize import minimize_scalar
+
+    grid = np.logspace(math.log10(lo), math.log10(hi), points)
+    vals = np.array([f(g) for g in grid])
+    i = int(np.argmin(vals))
+    if i in (0, points - 1):
+        return float(grid[i])  # on the edge: no interior minimum on [lo, hi]
+    u = np.log(grid)
+    r = minimize_scalar(lambda x: f(math.exp(x)), bracket=(u[i - 1], u[i], u[i + 1]), tol=1e-12)
+    return float(math.exp(r.x))

@@ -9,7 +9,7 @@ from fedtheory.random import as_generator
 from fedtheory.lpproj import (lambda_star_symbolic, lemma29_argmin, loss_derivative_lpproj, make_problem, minimal_loss,
     optimal_lambda, proposition16_threshold, run_algorithm1, test_loss, test_loss_general)
 from .._util import erratum_verdict
-from ._common import FIG1, ATTACK_CASES
+from ._common import FIG1, ATTACK_CASES, brute_force_argmin, exact_benign_loss, isotropic_problem
 from . import PAPER
 
 
@@ -17,7 +17,11 @@ from . import PAPER
 @PAPER.claim("lpproj.lemma29.optimal-lambda", "Lemma 29; App. B.2; Theorem 30 (lambda_1^*), B.3.3 (lambda_2^*)",
              "The sympy-derived stationary point of L^Me (and L^l2) equals Lemma 29's (2C - Bb)/(2Ab - B) and "
              "(1-1/N) sigma^2/n / D, is the numerical minimiser, and the minimal losses have the closed forms "
-             "of App. B.2.")
+             "of App. B.2.",
+             regime="random (N, n, d_sub, b, sigma, Sigma, N_a, tau) with d = 40 and the same-value attack when N_a > 0; "
+                    "Lemma 29's hypotheses 2Ab - B > 0 and Bb - 2C < 0 (draws where they fail, or lambda* is infinite, "
+                    "are outside the regime and not compared); sympy's root vs Lemma 29 to 1e-10, vs Brent's numerical "
+                    "minimiser of the pFedMe and lp-proj-2 losses to 1e-4, minimal loss closed form to 1e-12 (relative)")
 def _lemma29(full: bool, seed):
     rng = as_generator(seed)
     expr, _ = lambda_star_symbolic()
@@ -56,7 +60,12 @@ def _lemma29(full: bool, seed):
 
 @PAPER.claim("lpproj.prop16", "Proposition 16 (formal: Theorem 30, bullet 2)",
              "(i) pFedMe and Ditto have the same loss for every lambda (closed forms, Monte Carlo and exact runs); "
-             "(ii) when lambda_1^* < b, L^{l2,att1}(lam) <= L^{Me,att1}(lam) iff lam >= 2 lambda_1^*/(1 - lambda_1^*/b).")
+             "(ii) when lambda_1^* < b, L^{l2,att1}(lam) <= L^{Me,att1}(lam) iff lam >= 2 lambda_1^*/(1 - lambda_1^*/b).",
+             regime="(ii) under the proposition's hypothesis lambda_1^* < b (draws with lambda_1^* >= b are outside the "
+                    "regime), same-value attack, b = 1, d = 60, at 61 lambda per draw spread over thr e^{-3} .. thr e^3 "
+                    "(points within 1e-9 relative of the threshold left out): the iff must hold at every point; (i) "
+                    "the pFedMe and Ditto closed forms must be equal under every attack and exact Algorithm-1 runs "
+                    "(R = 400) must agree to 1e-10")
 def _prop16(full: bool, seed):
     rng = as_generator(seed)
     mism, checked = 0, 0
@@ -95,7 +104,10 @@ def _prop16(full: bool, seed):
              "L^loc >= L^l2_* >= L^Me_*, L^Avg >= L^Me_*; L^loc <= L^Avg iff lam* <= b; L^l2_* <= L^Avg iff "
              "lam* <= b sqrt(d/(d-d_sub)); L^Me(lam) <= L^Avg iff lam >= (lam*-b)/2; L^l2(lam) <= L^Avg iff "
              "Sigma >= ((N-1)/N)(sigma^2/(b n)) (d(b+lam)^2 - d_sub lam(2b+lam))/(d(b+lam)^2 - d_sub lam^2); L^l2 - "
-             "sigma^2/2 is the (d_sub/d)-convex combination of L^Me and L^loc excess losses.")
+             "sigma^2/2 is the (d_sub/d)-convex combination of L^Me and L^loc excess losses.",
+             regime="clean losses under uniformity (36) at random (N 2..299, d 2..199, d_sub < d, n, b, sigma, Sigma, lam in "
+                    "[1e-4, 1e3]); orderings up to 1e-12 relative rounding; each iff must hold at every draw except "
+                    "within 1e-9 relative of its boundary (outside the regime); the convex combination to 1e-10 relative")
 def _comparisons(full: bool, seed):
     rng = as_generator(seed)
     viol = {k: 0 for k in ("order", "loc<=avg", "l2*<=avg", "me<=avg", "l2<=avg", "convex")}
@@ -142,7 +154,12 @@ def _comparisons(full: bool, seed):
 
 @PAPER.claim("lpproj.rem17.dsub", "Remark 17 / Remark 31 (corrected parenthesisation)",
              "The optimal lp-proj-2 loss is affine in d_sub with slope sigma^2 lam*(1/N - 1)/(2n(b+lam*)) < 0, and "
-             "dL^{l2,att1}/dlam = (d_sub/d) dL^{Me,att1}/dlam.")
+             "dL^{l2,att1}/dlam = (d_sub/d) dL^{Me,att1}/dlam.",
+             regime="Figure 1's parameters (same-value attack, N = 100, N_a = 20, n = 200, d = 100, b = sigma = 1, "
+                    "Sigma_1 = 0.1, tau = 100) with d_sub = 1..100: the minimal loss must be affine in d_sub (slope "
+                    "spread below 1e-9 relative) with a negative slope equal to the formula to 1e-9; the derivative "
+                    "formula and the d_sub/d ratio must match central differences to 1e-5 of the derivative's scale "
+                    "for d_sub in {5, 10, 50} and lam in [1e-5, 10]")
 def _dsub(full: bool, seed):
     kw = dict(FIG1)
     kw.pop("d_sub")
@@ -178,17 +195,29 @@ def _dsub(full: bool, seed):
 @PAPER.claim("lpproj.fig1.lambda-star.erratum", "Sec. 4.2, Figure 1 text",
              "With the stated parameters (n=200, N=100, N_a=20, d=100, d_sub=10, b=1, sigma=1, Sigma_1=0.1, tau=100) "
              "the text quotes lambda_1^* ~ 4.9e-4; the formula gives lambda_1^* = 2.46e-4, and 4.9e-4 is the "
-             "Proposition 16 threshold 2 lambda_1^*/(1 - lambda_1^*/b).")
+             "Proposition 16 threshold 2 lambda_1^*/(1 - lambda_1^*/b).",
+             regime="Figure 1's N, n, N_a, b, sigma, Sigma_1 and tau, same-value attack; the referee minimises the "
+                    "brute-force exact benign pFedMe loss (solution map probed on every noise direction, no loss "
+                    "formula) on an instance satisfying (37) exactly with d = 10 (every loss term is a sum over "
+                    "coordinates, so d scales the excess loss and does not move its minimiser); the quoted 4.9e-4 "
+                    "holds if within 5% of that minimiser, the formula's lambda_1^* if within 1e-4 and the quoted "
+                    "value is within 1% of the threshold 2 lam/(1 - lam/b) at the minimiser")
 def _fig1_ls(full: bool, seed):
     ls = optimal_lambda(**FIG1)
     thr = proposition16_threshold(ls, FIG1["b"])
     quoted = 4.9e-4
-    f = lambda u: test_loss("pfedme", math.exp(u), **FIG1)  # noqa: E731
-    num = math.exp(minimize_scalar(f, bracket=(math.log(1e-4), math.log(1e-3)), tol=1e-12).x)
+    inst = isotropic_problem(FIG1["N"], 10, 1, FIG1["n"], FIG1["b"], FIG1["sigma"], FIG1["Sigma"], N_a=FIG1["N_a"],
+                             seed=seed)
+    att = dict(attack=FIG1["attack"], N_a=FIG1["N_a"], tau=FIG1["tau"])
+    num = brute_force_argmin(lambda l: exact_benign_loss("pfedme", l, inst, **att, excess=True), 1e-6, 1e-1)
+    thr_ref = 2 * num / (1 - num / FIG1["b"])
     printed_ok = abs(quoted - num) / num < 0.05
-    corr_ok = abs(ls - num) / num < 1e-4 and abs(quoted - thr) / thr < 0.01
+    corr_ok = abs(ls - num) / num < 1e-4 and abs(quoted - thr_ref) / thr_ref < 0.01
     return erratum_verdict(printed_ok, corr_ok, printed={"lambda_1_star_quoted": quoted},
-                           corrected={"lambda_1_star": ls, "threshold": thr, "numerical_argmin": num},
-                           evidence=f"lambda_1^* = {ls:.4e} (numerical argmin {num:.4e}); the quoted 4.9e-4 is "
-                                    f"{quoted / ls:.2f}x lambda_1^* but matches the threshold {thr:.4e} "
-                                    f"({abs(quoted - thr) / thr:.1%} off)", params=FIG1)
+                           corrected={"lambda_1_star": ls, "threshold": thr, "numerical_argmin": num,
+                                      "threshold_at_argmin": thr_ref},
+                           evidence=f"lambda_1^* = {ls:.4e} (brute-force argmin {num:.4e}); the quoted 4.9e-4 is "
+                                    f"{quoted / num:.2f}x the argmin but matches the threshold {thr_ref:.4e} "
+                                    f"({abs(quoted - thr_ref) / thr_ref:.1%} off)", params=FIG1,
+                           referee="minimiser of the brute-force exact benign pFedMe loss under the same-value attack "
+                                   "(instance with Figure 1's parameters, d = 10)")
