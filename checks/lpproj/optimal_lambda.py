@@ -100,6 +100,10 @@ def _prop16(full: bool, seed):
                          f"{d_run:.1e}", params={"draws": 200 if full else 60})
 
 
+#: random parameter draws of the App. B.2 comparisons claim (quick, full)
+COMPARISONS_DRAWS = (4000, 20000)
+
+
 @PAPER.claim("lpproj.appB2.comparisons", "App. B.2 observations; Theorem 30 bullets; regimes of App. B.2/B.3",
              "L^loc >= L^l2_* >= L^Me_*, L^Avg >= L^Me_*; L^loc <= L^Avg iff lam* <= b; L^l2_* <= L^Avg iff "
              "lam* <= b sqrt(d/(d-d_sub)); L^Me(lam) <= L^Avg iff lam >= (lam*-b)/2; L^l2(lam) <= L^Avg iff "
@@ -111,7 +115,7 @@ def _prop16(full: bool, seed):
 def _comparisons(full: bool, seed):
     rng = as_generator(seed)
     viol = {k: 0 for k in ("order", "loc<=avg", "l2*<=avg", "me<=avg", "l2<=avg", "convex")}
-    draws = 20000 if full else 4000
+    draws = COMPARISONS_DRAWS[bool(full)]
     for _ in range(draws):
         N = int(rng.integers(2, 300))
         d = int(rng.integers(2, 200))

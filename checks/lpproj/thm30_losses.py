@@ -110,7 +110,8 @@ def _gauss_same(full: bool, seed):
                 observed={"closed_form_max_abs_diff": worst_cf, "mc_max_abs_z": zmax},
                 bound={"closed_form_diff": 0.0, "critical_z": crit},
                 evidence=f"closed forms identical (diff {worst_cf:g}); independent MC of both attacks "
-                         f"({n_samples} each, 5 methods): max |z| of the difference {zmax:.2f} <= {crit:.2f}",
+                         f"({n_samples} each, 5 methods): max |z| of the difference {zmax:.2f} "
+                         f"{'<=' if zmax <= crit else '>'} {crit:.2f} (level {CLAIM_LEVEL:g}, Bonferroni over 5)",
                 params={"N": 20, "N_a": 4, "tau": 3.0, "lam": 0.5})
 
 
@@ -248,6 +249,10 @@ def _cov(full: bool, seed):
                            referee=f"Monte Carlo of the personalised lp-proj-2 model ({n_rep} draws of w_hat)")
 
 
+#: random settings of the Theorem 30 bullets claim (quick, full)
+BULLETS_DRAWS = (1000, 4000)
+
+
 @PAPER.claim("lpproj.thm30.bullets.erratum", "Theorem 30, comparison bullets (minus signs lost)",
              "Printed readings: L^loc <= L^Avg iff Sigma_1 + (N_a/N^2) tau^2 sigma^2/(b n) >= ((N-1)/N) sigma^2/(b n); "
              "L^Me <= L^Avg iff lam >= lambda_1^* b / 2. Corrected: tau^2 - sigma^2/(b n) and (lambda_1^* - b)/2. "
@@ -261,7 +266,7 @@ def _bullets(full: bool, seed):
     rng = as_generator(seed)
     mis_p1 = mis_c1 = mis_p3 = mis_c3 = 0
     ties = 0
-    draws = 4000 if full else 1000
+    draws = BULLETS_DRAWS[bool(full)]
     for s_inst in spawn_seeds(spawn_seeds(seed, 1)[0], draws):
         N = int(rng.integers(5, 200))
         kw = dict(N=N, n=int(rng.integers(5, 500)), d=50, d_sub=10, b=float(rng.uniform(0.2, 3)),
