@@ -98,7 +98,7 @@ ROWS = (
       "threshold 2 lambda_1^*/(1 - lambda_1^*/b); Me vs Avg iff lam >= (lambda_1^* - b)/2; l2 vs Avg condition) and the "
       "severe-attack orderings. Checked: closed forms vs Monte Carlo (and Gaussian attack = same-value), the reduction "
       "to the clean formulas with Sigma -> D_1 = Sigma_1 + (N_a/N^2)(tau^2 - sigma^2/(b n)), Prop. 16, and the bullets "
-      "with the lost minus signs restored (printed readings evaluated and rejected).",
+      "with the lost minus signs restored (printed readings rejected by brute-force exact losses).",
       "checked", section="App. B.3.2", alt="informal: Proposition 16",
       claims=("lpproj.thm30.general-losses-mc", "lpproj.appB2.uniform-forms", "lpproj.thm30.effective-heterogeneity",
               "lpproj.thm30.gaussian-equals-same-value", "lpproj.prop16", "lpproj.appB2.comparisons",
@@ -174,7 +174,7 @@ ROWS = (
     R("App. B.4, fairness orderings and monotonicity", "statement",
       "V^loc <= V^Me(lam) <= V^Avg and V^loc <= V^l2(lam) for fixed w_k, E V^loc <= E V^l2 <= E V^Me <= E V^Avg for "
       "Gaussian w_k, and 'larger lambda leads to more fairness'. Checked: the orderings hold; the monotonicity sentence "
-      "is wrong (V^Me = lam^4/(b+lam)^4 V^Avg increases in lam; smaller lam is fairer).",
+      "is wrong (V^Me = lam^4/(b+lam)^4 V^Avg increases in lam, also by brute force; smaller lam is fairer).",
       "checked", section="App. B.4",
       claims=("lpproj.thm32.fairness-exact", "lpproj.appB4.fairness-monotone.erratum", "lpproj.prop18.expected-ordering"),
       figures=("lpproj.fairness",)),
