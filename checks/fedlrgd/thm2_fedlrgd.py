@@ -42,7 +42,8 @@ def _counters(full: bool, seed):
     return dict(status=HOLDS if ok else FAILS,
                 observed={"mismatches": bad, "max_node_error": node, "gamma": {str(r): g for r, _, g in rows}},
                 bound={"gamma_formula": "r^2 + r s + r S + phi m r", "node_error": 1e-10},
-                evidence=f"r in {[x[0] for x in rows]} (m=40, s=15, S=30, phi=7): all counters equal the formulas "
+                evidence=f"r in {[x[0] for x in rows]} (m=40, s=15, S=30, phi=7): "
+                         f"{'all counters equal the formulas' if not bad else 'counters differ from the formulas'} "
                          f"({len(bad)} mismatches); gradient error at the nodes <= {node:.1e}",
                 params={"m": 40, "s": 15, "S": 30, "phi": 7.0})
 

@@ -35,8 +35,9 @@ def _thm3(full: bool, seed):
         approx = b_true * C / (2 * m * et) + m / b_true * math.sqrt(C / et)
         ok = lo <= G <= hi and blo <= b_true <= bhi and blo <= bv <= bhi and approx <= T <= 2 * approx * (1 + 1e-12)
         bad += not ok
-        rows.append(f"m={m}, phi={phi:g}, tau={tau}, eps~={et:g}, C={C}: Gamma {G:.4g} in [{lo:.4g}, {hi:.4g}], b* {b_true:.3g} "
-                    f"(surrogate {bg:.4g} = Viete {bv:.4g}) in [{blo:.3g}, {bhi:.3g}]")
+        rows.append(f"m={m}, phi={phi:g}, tau={tau}, eps~={et:g}, C={C}: Gamma {G:.4g} {'in' if lo <= G <= hi else 'NOT in'} "
+                    f"[{lo:.4g}, {hi:.4g}], b* {b_true:.3g} (surrogate {bg:.4g} vs Viete {bv:.4g}) "
+                    f"{'in' if ok else 'NOT all in'} [{blo:.3g}, {bhi:.3g}]")
     ok = bad == 0 and viete_err < 1e-6
     return dict(status=HOLDS if ok else FAILS, observed={"bad_cases": bad, "viete_rel_error": viete_err},
                 bound={"bracket": [0.75, 8]}, evidence="; ".join(rows), params={"cases": cases})
