@@ -129,7 +129,7 @@ ROWS = (
              "d^{d+1/2} (fails already at d = 2) and the corrected e (2c2+4alpha+6)^d d^{d+1/2}"),
     R("Eq. (90)", "equation",
       "r = O(sub-poly(n) (p/eps)^{1/(2 c1)}) under Proposition 1's scalings, and S = Theta(log(p/eps)) = O(log r); checked: the "
-      "p/eps exponent of r computed from (47) (d/(2eta - (4alpha+4)d) = 1/(2c1) at eta = (c1+2alpha+2)d); the sub-poly(n) "
-      "factor is not.",
+      "p/eps exponent of Gamma (r^2 dominating) with r the smallest rank the proof of Theorem 2 admits, 0.2506 = 2 x 1/(2 c1) "
+      "at d = 1, eta = 8 (c1 = 4, alpha = 1), i.e. r ~ (p/eps)^{1/(2 c1)}; the sub-poly(n) factor is not.",
       "checked", section="App. E", claims=("fedlrgd.abstract.exponent.erratum",)),
 )
