@@ -1,0 +1,176 @@
+"""Tests that catch realistic silent bugs in fedtheory.lowrank (FedLRGD; issue 11).
+
+Every test function shipped with the library has eta <= 2, so l = ceil(eta) - 1 <= 1 and l! = 1:
+a wrong factorial is invisible there. Here we add Hoelder test functions with eta in (2, 4]
+(l = 2 and l = 3) whose sup Taylor error is derived by hand, and check Lemma 1 and Theorem 1's
+constants against hand-evaluated values. FedLRGD's inexact GD is compared with an independent GD
+on the exact loss, and the Erlang-maximum Monte Carlo with the exact CDF integrated by quadrature.
+"""
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from scipy import integrate, special, stats
+
+from fedtheory.lowrank import lemma1_bound, theorem1_bound
+from fedtheory.lowrank.algorithms import (erlang_max_mc, make_logistic_problem, run_fedlrgd, svd_tail,
+                                          taylor_matrix)
+from fedtheory.lowrank.model import HolderFunction
+
+
+@dataclass(frozen=True)
+class AbsPower(HolderFunction):
+    """``g(x; theta) = c |x - theta|^eta`` on [0, 1] (d = p = 1), eta in (2, 4), in class (eta, L2).
+
+    ``g^(l)(u) = c eta (eta-1)...(eta-l+1) sign(u)^l |u|^beta`` with ``beta = eta - l``; ``|u|^beta`` is
+    beta-Hoelder with constant 1 and ``sign(u)|u|^beta`` with constant ``2^(1-beta)``, so
+    ``c = L2 / (eta (eta-1)...(eta-l+1) h)`` with ``h = 1`` (l even) or ``2^(1-beta)`` (l odd).
+    At a cell centre ``z = theta`` every derivative of order <= l vanishes, so ``P = 0`` and the error
+    is exactly ``c |x - z|^eta``.
+    """
+
+    @property
+    def c(self) -> float:
+        l = self.l
+        beta = self.eta - l
+        fall = math.prod(self.eta - j for j in range(l))
+        return self.L2 / (fall * (1.0 if l % 2 == 0 else 2.0 ** (1 - beta)))
+
+    def matrix(self, X, Theta):
+        return self.c * np.abs(X[:, None, 0] - Theta[None, :, 0]) ** self.eta
+
+    def sympy_expr(self, xs, ts):
+        import sympy as sp
+        u = xs[0] - ts[0]
+        e = sp.nsimplify(self.eta)
+        c = sp.nsimplify(self.c)
+        return sp.Piecewise((c * u ** e, u >= 0), (c * (-u) ** e, True))
+
+
+@dataclass(frozen=True)
+class CosineSmooth(HolderFunction):
+    """``L2 cos(theta^T x)``, ||theta||_inf <= 1, d = p = 2: class (3, L2) w.r.t. the l1 norm, since
+    ``|d_i d_j g(x) - d_i d_j g(y)| <= L2 |theta_i theta_j| |theta^T (x - y)| <= L2 ||x - y||_1`` (l = 2,
+    with a mixed second derivative, so the multi-index factorial s! = 1 for s = (1, 1) matters)."""
+
+    def matrix(self, X, Theta):
+        return self.L2 * np.cos(X @ Theta.T)
+
+    def sympy_expr(self, xs, ts):
+        import sympy as sp
+        return self.L2 * sp.cos(sum(x * t for x, t in zip(xs, ts)))
+
+
+# --------------------------------------------------------------------------- Lemma 1, l >= 2
+@pytest.mark.parametrize("eta, l, lfact", [(2.5, 2, 2), (3.0, 2, 2), (3.5, 3, 6), (4.0, 3, 6)])
+def test_lemma1_bound_hand_values_for_l_at_least_2(eta, l, lfact):
+    fn = AbsPower(eta=eta, L2=3.0, d=1, p=1)
+    assert fn.l == l
+    for q in (2.0, 5.0):
+        assert lemma1_bound(q, eta, 3.0) == pytest.approx(3.0 / (lfact * q ** eta), rel=1e-12)
+
+
+@pytest.mark.parametrize("eta", [2.5, 3.5])
+@pytest.mark.parametrize("q", [4.0, 8.0])
+def test_lemma1_taylor_error_with_l_at_least_2(eta, q):
+    fn = AbsPower(eta=eta, L2=1.0, d=1, p=1)
+    n_cells = math.ceil(q / 2)
+    centres = np.minimum((2 * np.arange(1, n_cells + 1) - 1) / q, 1.0)
+    # points: a fine grid plus every cell edge (distance exactly 1/q from the nearest centre)
+    X = np.unique(np.concatenate([np.linspace(0, 1, 401), 2 * np.arange(n_cells + 1) / q]))
+    X = X[X <= 1.0][:, None]
+    Theta = np.concatenate([centres, np.random.default_rng(0).uniform(0, 1, 6)])[:, None]
+    with np.errstate(invalid="ignore"):  # the Piecewise branches are evaluated on both sides
+        N, _, _ = taylor_matrix(fn, X, Theta, q)
+    err = np.abs(fn.matrix(X, Theta) - N)
+    bound = lemma1_bound(q, eta, 1.0)
+    assert np.all(err <= bound * (1 + 1e-9))
+    # theta at a centre: P = 0, so the sup error is c / q^eta exactly (attained at the cell edges)
+    at_centre = err[:, : centres.size]
+    assert np.max(at_centre) == pytest.approx(fn.c / q ** eta, rel=1e-9)
+    assert fn.c / q ** eta > 0.3 * bound  # within a factor ~3 of the bound: l! matters
+
+
+@pytest.mark.parametrize("q", [6.0, 12.0])
+def test_lemma1_taylor_error_mixed_derivatives_d2(q):
+    fn = CosineSmooth(eta=3.0, L2=2.0, d=2, p=2)
+    rng = np.random.default_rng(1)
+    X = rng.uniform(0, 1, (300, 2))
+    Theta = rng.uniform(-1, 1, (8, 2))
+    N, _, _ = taylor_matrix(fn, X, Theta, q)
+    err = np.abs(fn.matrix(X, Theta) - N)
+    assert np.max(err) <= lemma1_bound(q, 3.0, 2.0)
+    # the degree-2 approximant is exact up to third order: error <= L2 ||x - z||_1^3 / 3! <= L2/(6 q^3)
+    assert np.max(err) <= 2.0 / (6 * q ** 3) * (1 + 1e-9)
+
+
+def test_theorem1_constants_for_l_at_least_2():
+    # d = 1, eta = 2.5 (l = 2), L2 = 1: e^5 * 1 * 4^2.5 * 3^5 / (2!)^2 = 1944 e^5; r* = 6e
+    assert theorem1_bound(100.0, d=1, eta=2.5, L2=1.0) == pytest.approx(1944 * math.exp(5) * 1e-10, rel=1e-12)
+    assert math.isnan(theorem1_bound(16.0, d=1, eta=2.5))  # 16 < 6e = 16.31
+    assert not math.isnan(theorem1_bound(16.4, d=1, eta=2.5))
+    # d = 2, eta = 3.5 (l = 3), L2 = 2: 4 e^3.5 2^1.75 4^3.5 5^7 / (3!)^2 at r = 1000 (r* = 100 sqrt(2) e)
+    expected = 4 * math.exp(3.5) * 2 ** 1.75 * 128 * 78125 / 36 * 1000.0 ** -3.5
+    assert theorem1_bound(1000.0, d=2, eta=3.5, L2=2.0) == pytest.approx(expected, rel=1e-12)
+    # and it bounds the SVD tail of an l = 2 latent-variable matrix (Theorem 1)
+    fn = AbsPower(eta=2.5, L2=1.0, d=1, p=1)
+    rng = np.random.default_rng(2)
+    M = fn.matrix(rng.uniform(0, 1, (120, 1)), rng.uniform(0, 1, (120, 1)))
+    tail = svd_tail(M)
+    r = np.arange(17, 120)
+    assert np.all(tail[r] <= theorem1_bound(r, d=1, eta=2.5, L2=1.0))
+
+
+# --------------------------------------------------------------------------- Erlang maximum
+@pytest.mark.parametrize("b, k", [(1, 1), (1, 6), (3, 4), (6, 12)])
+def test_erlang_max_mc_against_exact_cdf(b, k):
+    """E[max of k i.i.d. Erlang(b, 1)] = int_0^inf (1 - F(x)^k) dx with F the gamma(b) CDF."""
+    F = stats.gamma(b).cdf
+    upper = stats.gamma(b).ppf(1 - 1e-13 / k)
+    m1 = integrate.quad(lambda x: 1 - F(x) ** k, 0, upper, limit=200)[0]
+    m2 = integrate.quad(lambda x: 2 * x * (1 - F(x) ** k), 0, upper, limit=200)[0]
+    sd = math.sqrt(m2 - m1 ** 2)
+    est = erlang_max_mc(b, k, n_samples=20000, seed=3)
+    assert abs(est.mean - (b + m1)) < 4.5 * sd / math.sqrt(est.n), (est, b + m1)
+    assert est.se == pytest.approx(sd / math.sqrt(est.n), rel=0.08)
+    if (b, k) == (1, 1):
+        assert b + m1 == pytest.approx(2.0, rel=1e-9)  # b + E[Exp(1)]
+
+
+# --------------------------------------------------------------------------- FedLRGD inexact GD
+def _loss_and_grad(X, mu):
+    x, y = X[:, :-1], X[:, -1]
+
+    def loss(th):
+        z = x @ th
+        return float(np.mean(y * np.log1p(np.exp(-z)) + (1 - y) * np.log1p(np.exp(z))) + mu / 2 * th @ th)
+
+    def grad(th):
+        return ((special.expit(x @ th) - y)[:, None] * x).mean(axis=0) + mu * th
+
+    return loss, grad
+
+
+def test_fedlrgd_inexact_gd_follows_exact_gd_with_step_one_over_L1():
+    prob = make_logistic_problem(d=3, r=10, m=20, s=10, mu=0.1, seed=0)
+    S = 15
+    res = run_fedlrgd(prob, S=S, seed=1)
+    loss, grad = _loss_and_grad(np.vstack([prob.X0, prob.Xc.reshape(-1, 3)]), 0.1)
+    th0 = np.array([0.3, -0.2])
+    fd = np.array([(loss(th0 + h) - loss(th0 - h)) / 2e-6 for h in 1e-6 * np.eye(2)])
+    np.testing.assert_allclose(grad(th0), fd, atol=1e-8)  # the referee's gradient is right
+    L1 = (3 - 1) / 2 + 0.1  # (68): (d - 1)/2 + mu
+    assert res.L1 == pytest.approx(L1)
+    assert np.max(np.abs(res.grad_err)) < 1e-4  # FedLRGD's gradients are accurate here
+    th = np.zeros(2)
+    assert np.array_equal(res.theta[0], th)
+    for s in range(S):
+        # one step of the inexact GD against an exact GD step from the same point
+        np.testing.assert_allclose(res.theta[s + 1], res.theta[s] - grad(res.theta[s]) / L1, atol=2e-4)
+        th = th - grad(th) / L1
+    np.testing.assert_allclose(res.theta[-1], th, atol=3e-3)
+    # the optimality gaps are those of the iterates (independent loss), decreasing, and >= 0
+    assert np.all(np.diff(res.gap) <= 1e-12) and res.gap[-1] >= -1e-12
+    np.testing.assert_allclose(res.gap - res.gap[-1], [loss(t) - loss(res.theta[-1]) for t in res.theta],
+                               atol=1e-12)
