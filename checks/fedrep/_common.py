@@ -25,3 +25,22 @@ def _sc_sweep(full: bool, seed):
 
 # ----------------------------------------------------------------------------- figures
 HEAD_LR_GRID = (0.05, 0.1, 0.2, 0.4)
+
+
+# ----------------------------------------------------------------------------- power statements
+def normal_quantile(p: float) -> float:
+    from scipy import stats
+
+    return float(stats.norm.ppf(p))
+
+
+def se_sample_size(n: int, se: float, gap: float, level: float, power: float = 0.8) -> int:
+    """Replications needed for a one-sided z test at ``level`` to detect an effect of size ``gap``
+    with ``power``, when ``n`` replications give the standard error ``se`` (se ~ 1/sqrt(n)):
+    ``n * ((z_{1-level} + z_power) se / |gap|)^2``, rounded up (at least ``n + 1``)."""
+    import math
+
+    if gap == 0 or not math.isfinite(gap) or not math.isfinite(se):
+        return 10 ** 9
+    need = n * ((normal_quantile(1 - level) + normal_quantile(power)) * se / abs(gap)) ** 2
+    return max(n + 1, int(math.ceil(need)))
