@@ -34,13 +34,35 @@ def normal_quantile(p: float) -> float:
     return float(stats.norm.ppf(p))
 
 
-def se_sample_size(n: int, se: float, gap: float, level: float, power: float = 0.8) -> int:
-    """Replications needed for a one-sided z test at ``level`` to detect an effect of size ``gap``
+def se_sample_size(n: int, se: float, gap: float, level: float, power: float = 0.8, df=None,
+                   n_max: int = 10 ** 7) -> int:
+    """Replications needed for a one-sided test at ``level`` to detect an effect of size ``gap``
     with ``power``, when ``n`` replications give the standard error ``se`` (se ~ 1/sqrt(n)):
-    ``n * ((z_{1-level} + z_power) se / |gap|)^2``, rounded up (at least ``n + 1``)."""
+    the smallest ``N > n`` with ``(q_{1-level} + q_power) se sqrt(n/N) <= |gap|``, where ``q`` are
+    normal quantiles, or Student-t quantiles with ``df(N)`` degrees of freedom if ``df`` is given."""
     import math
 
+    from scipy import stats
+
     if gap == 0 or not math.isfinite(gap) or not math.isfinite(se):
-        return 10 ** 9
-    need = n * ((normal_quantile(1 - level) + normal_quantile(power)) * se / abs(gap)) ** 2
-    return max(n + 1, int(math.ceil(need)))
+        return n_max
+    if se == 0:
+        return n + 1
+
+    def ok(N):
+        if df is None:
+            q = normal_quantile(1 - level) + normal_quantile(power)
+        else:
+            q = float(stats.t.ppf(1 - level, df(N)) + stats.t.ppf(power, df(N)))
+        return q * se * math.sqrt(n / N) <= abs(gap)
+
+    N = n + 1
+    while not ok(N):
+        N *= 2
+        if N > n_max:
+            return n_max
+    lo, hi = N // 2, N
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return max(hi, n + 1)

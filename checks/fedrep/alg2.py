@@ -146,7 +146,8 @@ def _mom_consistency(full: bool, seed):
     status = FAILS if lo > slowest else (HOLDS if hi < 0 else INCONCLUSIVE)
     power = ""
     if status == INCONCLUSIVE:
-        need = se_sample_size(reps, float(fit.bse[1]), slope, CLAIM_LEVEL / 2)
+        need = se_sample_size(reps, float(fit.bse[1]), slope, CLAIM_LEVEL / 2,
+                              df=lambda N: N * len(nms) - 2)
         power = (f"; undecided: about {need} seeds per nm would separate the slope from 0 at level "
                  f"{CLAIM_LEVEL / 2:g} with power 0.8")
     return dict(status=status, observed={"slope": slope, "ci": [lo, hi], "se": float(fit.bse[1])},

@@ -257,7 +257,8 @@ def _thm1_rate(full: bool, seed):
     status = HOLDS if est.ci_high <= log_rho else (FAILS if est.ci_low > log_rho else INCONCLUSIVE)
     power = ""
     if status == INCONCLUSIVE:
-        need = se_sample_size(len(slopes), float(est.se), log_rho - float(est.mean), CLAIM_LEVEL)
+        need = se_sample_size(len(slopes), float(est.se), log_rho - float(est.mean), CLAIM_LEVEL,
+                              df=lambda N: N - 1)
         power = (f"; undecided: about {need} runs would make a gap of {abs(log_rho - est.mean):.3g} "
                  f"significant at {CLAIM_LEVEL:g} with power 0.8")
     return dict(status=status,
