@@ -1,19 +1,107 @@
 """Helpers shared by the srpfl claim modules."""
 from __future__ import annotations
 
+import math
+from contextlib import contextmanager
+
 import numpy as np
+from fedtheory.claims import FAILS
 from fedtheory.random import spawn_seeds
 from fedtheory.srpfl import run_srpfl
 
 POW2 = [2 ** p for p in range(3, 17)]  # N = 8 .. 65536
 
+#: ||B^T B - I||_2 above which a round's input B_hat is not orthonormal (Appendix A, (16)-(19), assumes it is)
+ORTHO_TOL = 1e-10
 
-def _runs(full, seed, *, sigma=0.5, record=False, seeds=None, **kw):
+
+def _runs(full, seed, *, sigma=0.5, record=False, seeds=None, trace=False, **kw):
+    """Exact FedRep-SRPFL runs (defaults d=50, k=3, N=M=64, n0=4, m=30, fixed speeds). With
+    ``trace=True`` also returns, per run, the orthonormality defect of every round's input B_hat
+    (stopping after the first run in which a B_hat is not orthonormal)."""
     seeds = seeds or (6 if full else 2)
     p = dict(d=50, k=3, M=64, N=64, n0=4, m=30, sigma=sigma, speeds="fixed", stage_lengths=25,
              rounds=150)
     p.update(kw)
-    return [run_srpfl(**p, record_identities=record, seed=s) for s in spawn_seeds(seed, seeds)], p
+    runs, defects = [], []
+    for s in spawn_seeds(seed, seeds):
+        if trace:
+            with trace_round_inputs() as rec:
+                runs.append(run_srpfl(**p, record_identities=record, seed=s))
+            defects.append(check_trace(rec, runs[-1]))
+            if defects[-1].size and defects[-1].max() > ORTHO_TOL:
+                break  # the precondition is already violated: the caller reports `fails`
+        else:
+            runs.append(run_srpfl(**p, record_identities=record, seed=s))
+    return (runs, p, defects) if trace else (runs, p)
+
+
+def orthonormality_defect(B: np.ndarray) -> float:
+    """``||B^T B - I_k||_2``."""
+    B = np.asarray(B, float)
+    return float(np.linalg.norm(B.T @ B - np.eye(B.shape[1]), 2))
+
+
+#: names under which :mod:`fedtheory.srpfl.algorithms` may call the FedRep round (B_hat first)
+_ROUND_FUNCS = ("_round_given_batch", "_round_reduced", "fedrep_round", "fedrep_round_reduced")
+
+
+@contextmanager
+def trace_round_inputs():
+    """Record the orthonormality defect of the ``B_hat`` that every FedRep round of
+    :func:`fedtheory.srpfl.run_srpfl` receives (in the order the rounds run).
+
+    The exact runs do not return their per-round ``B_hat``; this wraps the round functions that
+    :mod:`fedtheory.srpfl.algorithms` calls (full and reduced samplers) for the duration of the
+    ``with`` block and restores them afterwards. Yields the list the defects are appended to; use
+    :func:`check_trace` to confirm that every round was seen.
+    """
+    import fedtheory.srpfl.algorithms as alg
+
+    rec: list = []
+    saved = {name: getattr(alg, name) for name in _ROUND_FUNCS if callable(getattr(alg, name, None))}
+    if not saved:
+        raise RuntimeError("fedtheory.srpfl.algorithms calls none of the round functions "
+                           f"{', '.join(_ROUND_FUNCS)}: update the tracer in checks/srpfl/_common.py")
+
+    def wrap(f):
+        def traced(B, *a, **k):
+            rec.append(orthonormality_defect(B))
+            return f(B, *a, **k)
+        return traced
+
+    try:
+        for name, f in saved.items():
+            setattr(alg, name, wrap(f))
+        yield rec
+    finally:
+        for name, f in saved.items():
+            setattr(alg, name, f)
+
+
+def check_trace(rec, res) -> np.ndarray:
+    """The traced defects of one run as an array, after checking that every round of ``res`` was traced."""
+    if len(rec) != res.participants.size:
+        raise RuntimeError(f"traced {len(rec)} FedRep rounds but the run has {res.participants.size}: "
+                           "update the tracer in checks/srpfl/_common.py")
+    return np.asarray(rec, float)
+
+
+def orthonormality_precondition(defects, what: str, params=None):
+    """``None`` if every round's ``B_hat`` is orthonormal (to :data:`ORTHO_TOL`); otherwise a
+    ``fails`` verdict: the check relies on Appendix A's orthonormal ``B_hat`` and the run broke it."""
+    worst = max((float(np.max(d)) for d in defects if np.size(d)), default=0.0)
+    if worst <= ORTHO_TOL:
+        return None
+    bad = sum(int(np.sum(np.asarray(d) > ORTHO_TOL)) for d in defects)
+    total = sum(int(np.size(d)) for d in defects)
+    return dict(status=FAILS, observed={"max_orthonormality_defect": worst, "rounds_not_orthonormal": bad,
+                                        "rounds": total},
+                bound={"orthonormality_tolerance": ORTHO_TOL},
+                evidence=f"precondition violated: {what} relies on an orthonormal B_hat in every round "
+                         f"(Appendix A, (16)-(19)), but {bad} of {total} rounds received a B_hat with "
+                         f"||B^T B - I|| up to {worst:.3g} > {ORTHO_TOL:g}",
+                params=params or {})
 
 
 def _wishart_min_eig(g, reps, n, m, k):
@@ -29,3 +117,45 @@ def _wishart_min_eig(g, reps, n, m, k):
 def _grid():
     return [(N, a, c, ch) for N in (64, 256, 1024, 4096) for a in (0.01, 0.05, 0.2)
             for c in (0.0, 10.0, 100.0) for ch in (1.05, 1.2, 1.35)]
+
+
+def z_crit(level: float, tests: int = 1, two_sided: bool = False) -> float:
+    """Normal critical value at ``level`` with a Bonferroni correction over ``tests`` tests."""
+    from scipy import stats
+
+    return float(stats.norm.isf(level / tests / (2 if two_sided else 1)))
+
+
+def sign_test(below: int, above: int) -> tuple[float, float]:
+    """Exact one-sided sign-test p-values ``(p_below, p_above)`` of H0: P(below) = 1/2 (ties dropped):
+    ``p_below`` is small when significantly more outcomes fall below, ``p_above`` when above."""
+    from scipy import stats
+
+    n = below + above
+    if n == 0:
+        return 1.0, 1.0
+    return (float(stats.binomtest(below, n, 0.5, alternative="greater").pvalue),
+            float(stats.binomtest(above, n, 0.5, alternative="greater").pvalue))
+
+
+def mann_whitney(x, y) -> tuple[float, float, float]:
+    """Exact one-sided Mann-Whitney p-values ``(p_less, p_greater, auc)`` for ``x`` vs ``y``:
+    ``p_less`` is small when ``x`` is stochastically smaller than ``y``; ``auc = P(X < Y) + P(X = Y)/2``."""
+    from scipy import stats
+
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    lo = float(stats.mannwhitneyu(x, y, alternative="less", method="exact").pvalue)
+    hi = float(stats.mannwhitneyu(x, y, alternative="greater", method="exact").pvalue)
+    auc = float(np.mean((x[:, None] < y[None, :]) + 0.5 * (x[:, None] == y[None, :])))
+    return lo, hi, auc
+
+
+def mw_size_needed(auc: float, level: float, power: float = 0.8) -> int | float:
+    """Seeds per group for a one-sided Mann-Whitney test at ``level`` to detect ``auc`` with
+    ``power`` (normal approximation, Var(AUC) = (2n+1)/(12 n^2) ~ 1/(6n) under H0)."""
+    from scipy import stats
+
+    eff = abs(auc - 0.5)
+    if eff == 0:
+        return math.inf
+    return int(math.ceil((stats.norm.isf(level) + stats.norm.isf(1 - power)) ** 2 / (6 * eff ** 2)))

@@ -4,20 +4,30 @@ from __future__ import annotations
 import math
 import numpy as np
 import statsmodels.api as sm
-from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
+from fedtheory.claims import FAILS, HOLDS
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory.representation import make_heads
-from .._util import equality_verdict, erratum_verdict
-from ._common import _runs, _wishart_min_eig
+from .._util import CLAIM_LEVEL, binomial_verdict, equality_verdict, erratum_verdict
+from ._common import _runs, _wishart_min_eig, orthonormality_precondition, z_crit
 from . import PAPER
 
 
 # ----------------------------------------------------------------------------- Appendix A
+_ROUND_REGIME = ("one exact round of Appendix A, (16)-(19), given an orthonormal B_hat: checked in every round "
+                 "(||B_hat^T B_hat - I|| <= 1e-10, else the verdict is `fails`); exact FedRep-SRPFL runs (d=50, k=3, "
+                 "N=M=64, n0=4, m=30, sigma=0.5, fixed speeds, 25 rounds per stage)")
+
+
 @PAPER.claim("srpfl.lemA2.identities", "Lemma A.2 (20), (24)-(25); eqs. (142) and (111) [arXiv: shifted]",
              "Every exact round satisfies w_i+ = B^T B* w_i* + F_i + G_i, B+ = B - (eta/n) S + (eta/n) E, and "
-             "identity (111) for B*_perp^T B+ to machine precision.")
+             "identity (111) for B*_perp^T B+ to machine precision.",
+             regime=_ROUND_REGIME + "; exact algebraic identities (no probability, no constant): every residual "
+                                    "<= 1e-10 in every round")
 def _lemA2(full: bool, seed):
-    runs, p = _runs(full, seed, record=True, rounds=100)
+    runs, p, defects = _runs(full, seed, record=True, rounds=100, trace=True)
+    pre = orthonormality_precondition(defects, "Lemma A.2 and (111), (142)", params={**p, "seeds": len(runs)})
+    if pre:
+        return pre
     res = {key: float(max(np.max(r.identities[key]) for r in runs))
            for key in ("lemmaA2_residual", "eq142_residual", "eq111_residual")}
     worst = max(res.values())
@@ -26,9 +36,14 @@ def _lemA2(full: bool, seed):
 
 
 @PAPER.claim("srpfl.eq116.inequality", "Proof of Theorem 4.7, eq. (116)",
-             "dist(B+hat, B*) <= (A1 + A2 + A3) ||(R+)^{-1}|| holds deterministically in every round.")
+             "dist(B+hat, B*) <= (A1 + A2 + A3) ||(R+)^{-1}|| holds deterministically in every round.",
+             regime=_ROUND_REGIME + "; a deterministic inequality (no probability, no constant): any round with "
+                                    "lhs > rhs (1 + 1e-12) is a violation")
 def _eq116(full: bool, seed):
-    runs, p = _runs(full, seed, record=True, rounds=100)
+    runs, p, defects = _runs(full, seed, record=True, rounds=100, trace=True)
+    pre = orthonormality_precondition(defects, "(116)", params={**p, "seeds": len(runs)})
+    if pre:
+        return pre
     lhs = np.concatenate([r.identities["eq116_lhs"] for r in runs])
     rhs = np.concatenate([r.identities["eq116_rhs"] for r in runs])
     fails = int(np.sum(lhs > rhs * (1 + 1e-12)))
@@ -43,9 +58,15 @@ def _eq116(full: bool, seed):
 @PAPER.claim("srpfl.eq149.inequality", "Proof of Theorem 4.7, eq. (149) (Weyl)",
              "sigma_min^2(R+) >= 1 - R1 - R2 - R3. Printed R3 = (eta/n) lambda_max(B^T E + E^T B); the "
              "expansion of B+^T B+ contains +(eta/n)(B^T E + E^T B), so the valid term is (eta/n) "
-             "lambda_max(-(B^T E + E^T B)).")
+             "lambda_max(-(B^T E + E^T B)).",
+             regime=_ROUND_REGIME + "; a deterministic inequality (no probability, no constant): a form fails if "
+                                    "any round has sigma_min^2(R+) < its right side - 1e-12")
 def _eq149(full: bool, seed):
-    runs, p = _runs(full, seed, record=True, rounds=100, seeds=20 if full else 8)
+    runs, p, defects = _runs(full, seed, record=True, rounds=100, seeds=20 if full else 8, trace=True)
+    pre = orthonormality_precondition(defects, "the Weyl step (149) (its leading 1 is B_hat^T B_hat)",
+                                      params={**p, "seeds": len(runs)})
+    if pre:
+        return pre
     lhs = np.concatenate([r.identities["eq149_lhs"] for r in runs])
     rp = np.concatenate([r.identities["eq149_rhs_printed"] for r in runs])
     rc = np.concatenate([r.identities["eq149_rhs_corrected"] for r in runs])
@@ -55,49 +76,94 @@ def _eq149(full: bool, seed):
                            evidence=f"{len(runs)} noisy runs x 100 rounds: the printed R3 violates "
                                     f"(149) in {fp} of {lhs.size} rounds, the sign-corrected R3 in {fc} "
                                     "(the proof's later bound (190) on |R3| is unaffected)",
-                           params={**p, "seeds": len(runs)})
+                           params={**p, "seeds": len(runs)},
+                           referee="exact FedRep-SRPFL rounds: sigma_min^2(R+) from the SVD of each round's actual "
+                                   "QR factor R+ (orthonormal B_hat checked), compared with 1 - R1 - R2 - R3 for each "
+                                   "sign of R3 in every round")
 
 
 @PAPER.claim("srpfl.lemA4.concentration", "Lemma A.4 (27)-(28)",
              "max_i (1 - sigma_min((1/m) B^T X_i^T X_i B)) <= delta = c k^{3/2} sqrt(log N)/sqrt(m) with high "
-             "probability for one absolute constant c: the fitted c (99% quantile over replications) stays "
-             "below the m-free Davidson-Szarek envelope 2(sqrt k + sqrt(2 log(200 N)))/(k^{3/2} sqrt(log N)) "
-             "and converges as m grows.")
+             "probability for one absolute constant c: with c read as the m-free Davidson-Szarek envelope "
+             "c_DS(k, N) = 2(sqrt k + sqrt(2 log(200 N)))/(k^{3/2} sqrt(log N)) (at most 6.03 on the grid), the "
+             "bound fails in at most 1 of 200 draws of the N clients; the fitted c (99% quantile over "
+             "replications) is reported by m.",
+             regime="Gaussian design (Assumption 4.3), B orthonormal, so (1/m) B^T X_i^T X_i B is a k x k Wishart "
+                    "matrix (drawn exactly by the Bartlett decomposition); m in {100, 400, 1600} (1 - sigma_min well "
+                    "below its cap of 1), k in {1, 2, 4}, N in {16, 64, 256}; c read as c_DS(k, N), for which "
+                    "Davidson-Szarek and a union bound over the N clients give a failure probability <= 1/200 per "
+                    "draw; one-sided exact binomial test of the pooled exceedance rate against 1/200 at the claim level")
 def _lemA4(full: bool, seed):
     reps = 400 if full else 150
     # m large enough that 1 - sigma_min stays well below its trivial cap of 1 (the lemma's regime)
     ms, ks, Ns = (100, 400, 1600), (1, 2, 4), (16, 64, 256)
     grid = [(m, k, N) for m in ms for k in ks for N in Ns]
-    rows = []
+    rows, exceed = [], 0
     for (m, k, N), s in zip(grid, spawn_seeds(seed, len(grid))):
         dev = 1 - _wishart_min_eig(as_generator(s), reps, N, m, k).min(axis=1)
         scale = k ** 1.5 * math.sqrt(math.log(N) / m)
         envelope = 2 * (math.sqrt(k) + math.sqrt(2 * math.log(200 * N))) / (k ** 1.5 * math.sqrt(math.log(N)))
         rows.append((m, k, N, float(np.quantile(dev, 0.99) / scale), envelope))
+        exceed += int(np.sum(dev > envelope * scale))
     arr = np.array(rows)
     fit = sm.OLS(np.log(arr[:, 3]), sm.add_constant(np.log(arr[:, :3]))).fit()
     under = bool(np.all(arr[:, 3] <= arr[:, 4]))
     c_m = {m: float(arr[arr[:, 0] == m, 3].max()) for m in ms}
-    converging = abs(c_m[ms[-1]] / c_m[ms[-2]] - 1) < 0.1
-    status = HOLDS if under and converging else (FAILS if not under else INCONCLUSIVE)
-    return dict(status=status,
-                observed={"c_fit_max": float(arr[:, 3].max()), "c_fit_max_by_m": c_m,
-                          "loglog_slopes_m_k_N": fit.params[1:].tolist()},
-                bound={"envelope_min": float(arr[:, 4].min()), "all_below_envelope": under},
-                evidence=f"c_hat = q99 / (k^1.5 sqrt(log N / m)), m in {ms}, k in {ks}, N in {Ns}, {reps} "
-                         f"replications: c_hat <= {arr[:, 3].max():.3f} (max over the grid; by m "
-                         f"{', '.join(f'{v:.3f}' for v in c_m.values())}); below the Davidson-Szarek "
-                         f"envelope everywhere: {under}; log-log slopes (m, k, N) "
-                         f"{', '.join(f'{v:.2f}' for v in fit.params[1:])}: c_hat approaches its limit from "
-                         "below in m and falls in k (the k^1.5 factor is loose)",
-                params={"reps": reps, "m": ms, "k": ks, "N": Ns})
+    trials = reps * len(grid)
+    out = binomial_verdict(exceed, trials, 1 / 200, what="draws with max_i (1 - sigma_min) > c_DS k^1.5 sqrt(log N/m)")
+    out.update(observed={"c_fit_max": float(arr[:, 3].max()), "c_fit_max_by_m": c_m,
+                         "loglog_slopes_m_k_N": fit.params[1:].tolist(), **out["observed"]},
+               bound={"envelope_min": float(arr[:, 4].min()), "all_below_envelope": under, **out["bound"]},
+               evidence=out["evidence"] + f"; c_hat = q99 / (k^1.5 sqrt(log N / m)), m in {ms}, k in {ks}, N in "
+                        f"{Ns}, {reps} replications: c_hat <= {arr[:, 3].max():.3f} (max over the grid; by m "
+                        f"{', '.join(f'{v:.3f}' for v in c_m.values())}); below the Davidson-Szarek envelope "
+                        f"everywhere: {under}; log-log slopes (m, k, N) "
+                        f"{', '.join(f'{v:.2f}' for v in fit.params[1:])}: c_hat approaches its limit from "
+                        "below in m and falls in k (the k^1.5 factor is loose)",
+               params={"reps": reps, "m": ms, "k": ks, "N": Ns})
+    return out
+
+
+def noise_terms(g, sigma, reps, B, W, d, m, n):
+    """Monte Carlo draws of the two noise terms at noise level ``sigma``: ``max_i ||G_i||`` (Lemma A.7,
+    G_i = (B^T X_i^T X_i B / m)^{-1} B^T X_i^T Z_i / m) and ``||(1/(mn)) sum_i X_i^T Z_i w_i^T||`` (Lemma A.9,
+    with the true heads), one value of each per replication."""
+    a7, a9 = np.empty(reps), np.empty(reps)
+    for r in range(reps):
+        X = g.standard_normal((n, m, d))
+        Z = sigma * g.standard_normal((n, m))
+        A = X @ B
+        Gm = np.swapaxes(A, 1, 2) @ A / m
+        Gi = np.linalg.solve(Gm, (np.einsum("nmk,nm->nk", A, Z) / m)[..., None])[..., 0]
+        a7[r] = np.max(np.linalg.norm(Gi, axis=1))
+        a9[r] = np.linalg.norm((np.einsum("nmd,nm->nd", X, Z)).T @ W / (m * n), 2)
+    return a7, a9
+
+
+def _sigma_exponent(samples, sigmas):
+    """Weighted least-squares slope of log E[term] on log sigma, with its Monte Carlo standard error
+    (delta method: se(log mean) = sd / (sqrt(reps) mean))."""
+    y = np.array([math.log(np.mean(v)) for v in samples])
+    se = np.array([np.std(v, ddof=1) / (math.sqrt(len(v)) * np.mean(v)) for v in samples])
+    x = np.log(sigmas)
+    w = 1 / se ** 2
+    xb = np.sum(w * x) / np.sum(w)
+    sxx = np.sum(w * (x - xb) ** 2)
+    slope = float(np.sum(w * (x - xb) * (y - np.sum(w * y) / np.sum(w))) / sxx)
+    return slope, float(math.sqrt(1 / sxx))
 
 
 @PAPER.claim("srpfl.lemA7-A9.sigma-scaling", "Lemma A.7 (58) and Lemma A.9 (82)",
              "Printed: ||G_i|| <= (delta/(1-delta)) sigma^2 and ||(1/(mn)) sum X_i^T Z_i w_i^T|| <= c sigma^2 "
              "(sqrt k + delta_hat sigma^2) sqrt(d)/sqrt(mn). Both noise terms scale like sigma, so the "
              "ratio to the printed sigma^2 bound blows up as sigma -> 0; the bounds with sigma in place of "
-             "sigma^2 have a stable ratio.")
+             "sigma^2 have a stable ratio.",
+             regime="Gaussian design and noise, orthonormal B, sqrt(k)-normalised heads (Assumptions 4.3-4.6); "
+                    "d=20, k=2, m=50, n=N=16; c = 1 in delta (the ratios are reported); a bound c sigma^p with a "
+                    "fixed c can hold for all sigma -> 0 only if the term's sigma-exponent is >= p: the exponent is "
+                    "the weighted log-log slope of the Monte Carlo mean over sigma in {1e-3, 1e-2, 0.1, 1}, and a form "
+                    "fails when the slope is below its p (2 printed, 1 corrected) by more than the one-sided normal "
+                    "critical value (claim level, Bonferroni over the 2 terms x 2 forms) times its standard error")
 def _sigma_scaling(full: bool, seed):
     d, k, m, n, N = 20, 2, 50, 16, 16
     reps = 300 if full else 100
@@ -107,34 +173,33 @@ def _sigma_scaling(full: bool, seed):
     g = as_generator(seed)
     B = np.linalg.qr(g.standard_normal((d, k)))[0]
     W = make_heads(g, n, k, "sqrt_k")
-    q7, q9 = [], []
-    for s in sigmas:
-        a7, a9 = [], []
-        for _ in range(reps):
-            X = g.standard_normal((n, m, d))
-            Z = s * g.standard_normal((n, m))
-            A = X @ B
-            Gm = np.swapaxes(A, 1, 2) @ A / m
-            Gi = np.linalg.solve(Gm, (np.einsum("nmk,nm->nk", A, Z) / m)[..., None])[..., 0]
-            a7.append(np.max(np.linalg.norm(Gi, axis=1)))
-            a9.append(np.linalg.norm((np.einsum("nmd,nm->nd", X, Z)).T @ W / (m * n), 2))
-        q7.append(np.quantile(a7, 0.99))
-        q9.append(np.quantile(a9, 0.99))
-    q7, q9 = np.array(q7), np.array(q9)
+    draws = [noise_terms(g, s, reps, B, W, d, m, n) for s in sigmas]
+    q7 = np.array([np.quantile(a7, 0.99) for a7, _ in draws])
+    q9 = np.array([np.quantile(a9, 0.99) for _, a9 in draws])
     p7 = q7 / (dh * sigmas ** 2)
     c7 = q7 / (dh * sigmas)
     rt = math.sqrt(d) / math.sqrt(m * n)
     p9 = q9 / (sigmas ** 2 * (math.sqrt(k) + dh * sigmas ** 2) * rt)
     c9 = q9 / (sigmas * (math.sqrt(k) + dh * sigmas) * rt)
     spread = lambda v: float(v.max() / v.min())  # noqa: E731
-    printed_ok = spread(p7) < 10 and spread(p9) < 10
-    corr_ok = spread(c7) < 10 and spread(c9) < 10
+    b7, se7 = _sigma_exponent([a7 for a7, _ in draws], sigmas)
+    b9, se9 = _sigma_exponent([a9 for _, a9 in draws], sigmas)
+    zc = z_crit(CLAIM_LEVEL, 4)
+    below = lambda b, se, p: (p - b) / se > zc  # noqa: E731  (significantly below the exponent p)
+    printed_ok = not (below(b7, se7, 2) or below(b9, se9, 2))
+    corr_ok = not (below(b7, se7, 1) or below(b9, se9, 1))
     return erratum_verdict(
         printed_ok, corr_ok,
-        printed={"A7_ratio": p7.tolist(), "A9_ratio": p9.tolist()},
-        corrected={"A7_ratio": c7.tolist(), "A9_ratio": c9.tolist()},
+        printed={"A7_ratio": p7.tolist(), "A9_ratio": p9.tolist(), "needs_exponent": 2},
+        corrected={"A7_ratio": c7.tolist(), "A9_ratio": c9.tolist(), "needs_exponent": 1},
         evidence=f"99% quantiles over {reps} replications (d={d},k={k},m={m},n={n}), sigma = "
                  f"{sigmas.tolist()}: ratio to the printed sigma^2 bounds grows by {spread(p7):.0f}x (A.7) and "
                  f"{spread(p9):.0f}x (A.9) as sigma falls 1 -> 1e-3 (any fixed c fails); with sigma the "
-                 f"ratios vary by {spread(c7):.2f}x and {spread(c9):.2f}x",
-        params={"d": d, "k": k, "m": m, "n": n, "N": N, "sigmas": sigmas.tolist(), "c": 1.0})
+                 f"ratios vary by {spread(c7):.2f}x and {spread(c9):.2f}x. Monte Carlo sigma-exponents "
+                 f"{b7:.4f} (se {se7:.2g}) for A.7 and {b9:.4f} (se {se9:.2g}) for A.9: below 2 by "
+                 f"{(2 - b7) / se7:.0f} and {(2 - b9) / se9:.0f} se, below 1 by {(1 - b7) / se7:.2f} and "
+                 f"{(1 - b9) / se9:.2f} se (critical {zc:.2f})",
+        params={"d": d, "k": k, "m": m, "n": n, "N": N, "sigmas": sigmas.tolist(), "c": 1.0},
+        referee="Monte Carlo of the two noise terms (A.7: max_i ||G_i||; A.9: ||(1/(mn)) sum_i X_i^T Z_i w_i^T||) at "
+                "four noise levels: their sigma-exponent (log-log slope of the mean, with its Monte Carlo standard "
+                "error) decides which power of sigma a fixed-c bound can carry as sigma -> 0")
