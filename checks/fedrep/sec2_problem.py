@@ -88,7 +88,9 @@ def _pop_loss(full: bool, seed):
              "(only the direction B* mean(w*) is pinned down).",
              regime="3 (quick) / 6 (full) FedAvg runs, d=20, k=2, n=100, m=20, r=1, eta=0.1, 400 rounds. "
                     "'FedAvg reaches the minimum of (4)' read as: every run's final objective is within 5% of "
-                    "the closed-form minimum; 'does not recover col(B*)' as: every run's dist(B, B*) > 0.1. "
+                    "(above or below) "
+                    "the closed-form minimum (weak here: with heterogeneous heads the minimum is within a few % "
+                    "of the objective at w = 0); 'does not recover col(B*)' as: every run's dist(B, B*) > 0.1. "
                     "Either failing is `fails`")
 def _fedavg_norec(full: bool, seed):
     runs = 6 if full else 3
@@ -96,7 +98,7 @@ def _fedavg_norec(full: bool, seed):
     for s in spawn_seeds(seed, runs):
         res = run_fedavg(d=20, k=2, n=100, m=20, r=1.0, rounds=400, eta=0.1, m_test=0, seed=s)
         opt = fedavg_global_error(res.model.B_star, res.model.W_star)
-        rows.append((res.objective[-1] / opt - 1, res.dist[-1]))
+        rows.append((abs(res.objective[-1] / opt - 1), res.dist[-1]))  # below the minimum is a bug too
     gap = max(r[0] for r in rows)
     dmin = min(r[1] for r in rows)
     ok = gap < 0.05 and dmin > 0.1
