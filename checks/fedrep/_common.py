@@ -1,8 +1,12 @@
 """Helpers shared by the fedrep claim modules."""
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from fedtheory.random import spawn_seeds
-from fedtheory.representation import noise_std
+from fedtheory.representation import noise_std, run_fedrep, theorem1_bound
 from fedtheory.representation import experiments as ex
 
 PAPER_NOISE = noise_std(1e-3, "std")  # Sec. 5.1 "N(., 10^-3)", read as std like the public code
@@ -66,3 +70,38 @@ def se_sample_size(n: int, se: float, gap: float, level: float, power: float = 0
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if ok(mid) else (mid, hi)
     return max(hi, n + 1)
+
+
+# ----------------------------------------------------------------------------- Theorem 1 helpers
+def _contraction_runs(model, m, r, rounds, seeds, sigma_min, *, stop_at_first=False):
+    """Exact noiseless FedRep runs (MoM init, QR, eta = 1/(4k)) at batch size ``m``; per run,
+    whether (10) holds at every round t <= rounds. Returns (violations, runs, max ratio, E0s)."""
+    T = np.arange(rounds + 1)
+    viol, done, worst, e0s = 0, 0, 0.0, []
+    for ss in seeds:
+        res = run_fedrep(model.d, model.k, model.n, m, r, rounds, model=model, m_test=0, seed=ss)
+        bound = theorem1_bound(T, res.dist[0], res.eta, res.E0, sigma_min)
+        done += 1
+        e0s.append(float(res.E0))
+        worst = max(worst, float(np.max(res.dist[1:] / np.maximum(bound[1:], 1e-300))))
+        if not np.all(res.dist <= bound * (1 + 1e-9) + 1e-15):
+            viol += 1
+            if stop_at_first:
+                break
+    return viol, done, worst, e0s
+
+
+def _sweeps_needed(se: float, gap: float, level: float, df0: int = 2, points: int = 4, power: float = 0.8,
+                   r_max: int = 10_000) -> int:
+    """Replicated sweeps (each adding ``points`` points to the log-log fit) after which a one-sided
+    t test at ``level`` detects a slope gap ``gap`` with ``power``, when one sweep gives the
+    standard error ``se`` with ``df0`` residual degrees of freedom (se shrinks like 1/sqrt(R))."""
+    from scipy import stats
+
+    if gap == 0 or not np.isfinite(se) or se <= 0:
+        return 1 if se == 0 and gap != 0 else r_max
+    for R in range(1, r_max + 1):
+        df = R * points - 2
+        if (stats.t.ppf(1 - level, df) + stats.t.ppf(power, df)) * se / math.sqrt(R) <= abs(gap):
+            return R
+    return r_max

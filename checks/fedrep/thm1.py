@@ -7,14 +7,14 @@ import scipy.linalg
 import statsmodels.api as sm
 from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
 from fedtheory.linalg import orthonormalize, principal_angle_distance, principal_angle_distance_def1
-from fedtheory.montecarlo import estimate_from_samples, proportion_estimate
+from fedtheory.montecarlo import estimate_from_samples
 from fedtheory.random import as_generator, spawn_seeds
-from fedtheory.representation import (client_diversity, run_fedrep, default_eta, federation_helps_interval, make_heads, make_model, n_selected,
-    population_objective, sample_complexity, theorem1_bound, theorem1_max_eta, theorem1_probability,
+from fedtheory.representation import (client_diversity, default_eta, federation_helps_interval, make_heads, make_model,
+    n_selected, population_objective, sample_complexity, theorem1_max_eta, theorem1_probability,
     theorem1_rate)
 from fedtheory.representation import experiments as ex
 from .._util import CLAIM_LEVEL, binomial_verdict, equality_verdict, erratum_verdict
-from ._common import _thm1_setting, _sc_sweep, se_sample_size
+from ._common import _contraction_runs, _sc_sweep, _sweeps_needed, _thm1_setting, se_sample_size
 from . import PAPER
 
 
@@ -128,24 +128,6 @@ def _kappa(full: bool, seed):
 #: batch sizes of the contraction claim (doubling, m >= k); m_0 = CONTRACTION_SAFETY * m_cal
 CONTRACTION_GRID = (20, 40, 80, 160, 320)
 CONTRACTION_SAFETY = 4
-
-
-def _contraction_runs(model, m, r, rounds, seeds, sigma_min, *, stop_at_first=False):
-    """Exact noiseless FedRep runs (MoM init, QR, eta = 1/(4k)) at batch size ``m``; per run,
-    whether (10) holds at every round t <= rounds. Returns (violations, runs, max ratio, E0s)."""
-    T = np.arange(rounds + 1)
-    viol, done, worst, e0s = 0, 0, 0.0, []
-    for ss in seeds:
-        res = run_fedrep(model.d, model.k, model.n, m, r, rounds, model=model, m_test=0, seed=ss)
-        bound = theorem1_bound(T, res.dist[0], res.eta, res.E0, sigma_min)
-        done += 1
-        e0s.append(float(res.E0))
-        worst = max(worst, float(np.max(res.dist[1:] / np.maximum(bound[1:], 1e-300))))
-        if not np.all(res.dist <= bound * (1 + 1e-9) + 1e-15):
-            viol += 1
-            if stop_at_first:
-                break
-    return viol, done, worst, e0s
 
 
 @PAPER.claim("fedrep.thm1.contraction", "Theorem 1, eq. (10) and its probability",
@@ -272,22 +254,6 @@ def _thm1_rate(full: bool, seed):
                 params={**p, "n_sel": n_sel})
 
 
-def _sweeps_needed(se: float, gap: float, level: float, df0: int = 2, points: int = 4, power: float = 0.8,
-                   r_max: int = 10_000) -> int:
-    """Replicated sweeps (each adding ``points`` points to the log-log fit) after which a one-sided
-    t test at ``level`` detects a slope gap ``gap`` with ``power``, when one sweep gives the
-    standard error ``se`` with ``df0`` residual degrees of freedom (se shrinks like 1/sqrt(R))."""
-    from scipy import stats
-
-    if gap == 0 or not np.isfinite(se) or se <= 0:
-        return 1 if se == 0 and gap != 0 else r_max
-    for R in range(1, r_max + 1):
-        df = R * points - 2
-        if (stats.t.ppf(1 - level, df) + stats.t.ppf(power, df)) * se / math.sqrt(R) <= abs(gap):
-            return R
-    return r_max
-
-
 @PAPER.claim("fedrep.eq11.sample-complexity", "Theorem 1 (m condition), eq. (11), Sec. 4.2 'When and whom "
              "does federation help?'",
              "Theorem 1's m condition is a sufficient batch size: the empirically needed m grows with d "
@@ -356,7 +322,6 @@ def _sc_empirical(full: bool, seed):
              regime="n = k = 3 (so the printed pair is defined), d = 8, Q = N(0,1) + 2 I; a pair is a global "
                     "minimum iff the population objective (3) is 0 to 1e-10")
 def _non_ident(full: bool, seed):
-    rng = as_generator(seed)
     trials = 200 if full else 50
     worst_corr, best_printed = 0.0, math.inf
     for s in spawn_seeds(seed, trials):
