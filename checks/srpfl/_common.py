@@ -144,6 +144,8 @@ def mann_whitney(x, y) -> tuple[float, float, float]:
     from scipy import stats
 
     x, y = np.asarray(x, float), np.asarray(y, float)
+    if x.size == 0 or y.size == 0:
+        return 1.0, 1.0, 0.5
     lo = float(stats.mannwhitneyu(x, y, alternative="less", method="exact").pvalue)
     hi = float(stats.mannwhitneyu(x, y, alternative="greater", method="exact").pvalue)
     auc = float(np.mean((x[:, None] < y[None, :]) + 0.5 * (x[:, None] == y[None, :])))
