@@ -91,7 +91,11 @@ class TaskCache:
 
     def __init__(self, root: str):
         self.root = root
-        os.makedirs(root, exist_ok=True)
+        try:
+            os.makedirs(root, exist_ok=True)
+        except OSError as exc:  # a file in the way, no permission, read-only file system
+            raise ValueError(f"the cache folder {root!r} cannot be used: {exc.strerror or exc}; give a writable "
+                             "folder") from None
         self.hits = self.misses = self.corrupt = 0
 
     def path(self, key: str) -> str:

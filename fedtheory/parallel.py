@@ -8,6 +8,7 @@ gets its own stream, so the results are identical on every backend
 from __future__ import annotations
 
 import os
+import signal
 
 import numpy as np
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -16,9 +17,17 @@ from typing import Any, Callable, Sequence
 from ._validation import check_choice
 from .random import SeedLike, spawn_seeds
 
-__all__ = ["BACKENDS", "parallel_map", "map_tasks", "cached_map", "configure", "current_config", "set_quiet"]
+__all__ = ["BACKENDS", "SCHEDULER_TIMEOUT", "SchedulerUnreachable", "parallel_map", "map_tasks", "cached_map",
+           "configure", "current_config", "set_quiet"]
 
 BACKENDS = ("serial", "threads", "processes", "dask")
+
+#: seconds :func:`configure` waits for a Dask scheduler to answer (the CLI's ``--scheduler-timeout``)
+SCHEDULER_TIMEOUT = 10.0
+
+
+class SchedulerUnreachable(ValueError):
+    """No Dask scheduler answered at the given address within the timeout (one-line message)."""
 
 #: process-wide default used when a caller passes ``backend=None``; set by :func:`configure`
 #: (the CLI's ``--workers`` / ``--scheduler``, or ``FEDTHEORY_SCHEDULER``)
@@ -43,13 +52,17 @@ def _progress(iterable, total: int, desc: str):
     return tqdm(iterable, total=total, desc=desc, delay=2.0, leave=False)
 
 
-def configure(*, workers: int | None = None, scheduler: str | None = None) -> dict:
+def configure(*, workers: int | None = None, scheduler: str | None = None,
+              timeout: float = SCHEDULER_TIMEOUT) -> dict:
     """Set the default execution backend for sweeps and replications.
 
     ``scheduler`` (an address such as ``tcp://127.0.0.1:8786``, or ``FEDTHEORY_SCHEDULER``) sends
     tasks to a dask.distributed cluster; otherwise ``workers > 1`` runs local processes and
     ``workers`` in (None, 1) runs serially. Task streams come from the task index
     (``SeedSequence.spawn``), never from the worker, so the numbers do not depend on this choice.
+
+    Raises :class:`SchedulerUnreachable` if the scheduler does not answer within ``timeout``
+    seconds (default :data:`SCHEDULER_TIMEOUT`).
     """
     scheduler = scheduler or os.environ.get("FEDTHEORY_SCHEDULER") or None
     if scheduler:
@@ -57,7 +70,14 @@ def configure(*, workers: int | None = None, scheduler: str | None = None) -> di
             from dask.distributed import Client
         except ImportError as exc:  # pragma: no cover - depends on the extra
             raise ValueError("`scheduler` needs the dask extra: pip install -e '.[dask]'") from exc
-        _CONFIG.update(backend="dask", client=Client(scheduler), scheduler=scheduler, workers=workers)
+        try:
+            client = Client(scheduler, timeout=timeout)
+        except Exception as exc:  # noqa: BLE001 - unreachable, refused, malformed address: one line
+            msg = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            if isinstance(exc, (OSError, TimeoutError)):  # nothing answered (refused, unreachable, timed out)
+                raise SchedulerUnreachable(f"no Dask scheduler answered within {timeout:g} s ({msg})") from None
+            raise SchedulerUnreachable(f"not a usable scheduler address ({msg})") from None
+        _CONFIG.update(backend="dask", client=client, scheduler=scheduler, workers=workers)
     elif workers is not None and workers > 1:
         _CONFIG.update(backend="processes", workers=workers, client=None, scheduler=None)
     else:
@@ -73,10 +93,44 @@ _PINNED = []
 
 
 def _pin_blas():
-    """Worker-process initializer: one BLAS thread per process (the processes are the parallelism)."""
+    """Worker-process initializer: one BLAS thread per process (the processes are the parallelism).
+
+    Workers also ignore SIGINT: Ctrl-C reaches the whole process group, and only the parent
+    handles it (it stops the pool), so no worker prints a KeyboardInterrupt traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked while the parent forked us
     from threadpoolctl import threadpool_limits
 
     _PINNED.append(threadpool_limits(limits=1, user_api="blas"))
+
+
+def _process_map(func, tasks: list, workers: int) -> list:
+    """``ProcessPoolExecutor.map`` that stops at once on Ctrl-C (or any error): pending tasks are
+    cancelled and the workers terminated, then the exception propagates."""
+    block = hasattr(signal, "pthread_sigmask")
+    ex = ProcessPoolExecutor(max_workers=workers, initializer=_pin_blas)
+    futures: list = []
+    try:
+        if block:  # workers start with SIGINT blocked until their initializer ignores it (no race)
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            futures = [ex.submit(func, t) for t in tasks]
+        finally:
+            if block:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        return [f.result() for f in futures]
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        for proc in list((getattr(ex, "_processes", None) or {}).values()):
+            if proc.is_alive():
+                proc.terminate()
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        ex.shutdown(wait=True)
 
 
 class _Pinned:
@@ -123,8 +177,7 @@ def map_tasks(func: Callable[[Any], Any], tasks: Sequence[Any], backend: str | N
         with ThreadPoolExecutor(max_workers=workers) as ex:
             return list(ex.map(func, tasks))
     if backend == "processes":
-        with ProcessPoolExecutor(max_workers=workers, initializer=_pin_blas) as ex:
-            return list(ex.map(func, tasks))
+        return _process_map(func, tasks, workers)
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - depends on the extra
