@@ -36,5 +36,8 @@ def run(args) -> int:
     print(f"{'N':>7} {'T_SRPFL':>11} {'T_FedRep':>11} {'ratio':>7} {'Thm4.9':>7} {'B.2 bound':>11} "
           f"{'B.3 bound':>11}")
     for N, ts, tf, t49, b2, b3 in rows:
-        print(f"{N:>7} {ts:>11.4g} {tf:>11.4g} {ts / tf:>7.3f} {t49:>7.3f} {b2:>11.4g} {b3:>11.4g}")
+        ratio = f"{ts / tf:>7.3f}" if tf > 0 else f"{'-':>7}"
+        print(f"{N:>7} {ts:>11.4g} {tf:>11.4g} {ratio} {t49:>7.3f} {b2:>11.4g} {b3:>11.4g}")
+    if any(tf == 0 for _, _, tf, *_ in rows):
+        print("ratio '-': both times are 0, the start (dist 1) already meets the target (12) for this N")
     return 0
