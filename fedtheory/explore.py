@@ -4,6 +4,11 @@ Each function returns the figure; its sliders are in ``fig.fedtheory_sliders`` (
 that code and tests can drive them. Closed-form curves update instantly; exact runs update with a
 bounded budget and show "computing ..." while they work.
 
+Dependent sliders stay valid: moving one slider narrows the range of the sliders that depend on
+it (``N_a < N`` and ``d_sub <= d`` for lp-proj; ``k <= d``, ``m >= k`` and ``r >= 1/n`` for FedRep)
+and moves a value that left its range to the nearest valid one, so the plotted model is always the
+one the sliders show.
+
 * :func:`lpproj_robustness` - lp-proj benign test loss against lambda (same-value attack);
 * :func:`fedrep_contraction` - FedRep Theorem 1 bound against an exact run;
 * :func:`srpfl_wallclock` - SRPFL vs FedRep idealised wall-clock times against N;
@@ -29,8 +34,26 @@ def _sliders(fig, specs, top=0.30):
     for i, (name, lo, hi, val, step) in enumerate(specs):
         ax = fig.add_axes([0.18, top - (i + 1) * h, 0.62, h * 0.6])
         out[name] = Slider(ax, name, lo, hi, valinit=val, valstep=step)
+        out[name].fedtheory_range = (lo, hi)
     fig.fedtheory_sliders = out
     return out
+
+
+def _limit(slider, lo=None, hi=None) -> float:
+    """Restrict ``slider`` to ``[lo, hi]`` (within its own range): dragging stops at the ends, and a
+    value outside is moved to the nearest end without firing the callbacks. Returns the value."""
+    lo0, hi0 = slider.fedtheory_range
+    lo = lo0 if lo is None else min(max(lo, lo0), hi0)
+    hi = hi0 if hi is None else max(min(hi, hi0), lo)
+    slider.valmin, slider.valmax = lo, hi
+    v = min(max(slider.val, lo), hi)
+    if v != slider.val:
+        events, slider.eventson = slider.eventson, False
+        try:
+            slider.set_val(v)
+        finally:
+            slider.eventson = events
+    return v
 
 
 def lpproj_robustness(**init):
@@ -53,9 +76,11 @@ def lpproj_robustness(**init):
                        ("n", 10, 1000, p["n"], 1)])
 
     def update(_=None):
-        N = int(s["N"].val)
-        kw = dict(N=N, n=int(s["n"].val), d=100, d_sub=int(s["d_sub"].val), b=1.0, sigma=1.0, Sigma=float(s["Sigma"].val),
-                  attack="same-value", N_a=min(int(s["N_a"].val), N - 1), tau=float(s["tau"].val))
+        N, d = int(s["N"].val), 100
+        N_a = int(_limit(s["N_a"], hi=N - 1))  # 0 <= N_a < N
+        d_sub = int(_limit(s["d_sub"], hi=d))  # d_sub <= d
+        kw = dict(N=N, n=int(s["n"].val), d=d, d_sub=d_sub, b=1.0, sigma=1.0, Sigma=float(s["Sigma"].val),
+                  attack="same-value", N_a=N_a, tau=float(s["tau"].val))
         for m, ln in lines.items():
             ln.set_ydata(test_loss(m, lams, **kw))
         loc.set_ydata([test_loss("local", **kw)] * 2)
@@ -93,10 +118,11 @@ def fedrep_contraction(rounds: int = 40, **init):
                        ("sigma", 0.0, 1.0, p["sigma"], None)])
 
     def update(_=None):
-        d, k, n = int(s["d"].val), int(s["k"].val), int(s["n"].val)
-        k = min(k, d)
-        m = max(int(s["m"].val), k)
-        r = max(float(s["r"].val), 1.0 / n)
+        d, n = int(s["d"].val), int(s["n"].val)
+        k = int(_limit(s["k"], hi=d))  # k <= d
+        m = int(_limit(s["m"], lo=k))  # m >= k: the exact head solve
+        r = float(_limit(s["r"], lo=1.0 / n))  # r n >= 1: at least one client per round
+        fig.fedtheory_params = dict(d=d, k=k, n=n, m=m, r=r, eta=float(s["eta"].val), sigma=float(s["sigma"].val))
         status.set_text("computing ..."); fig.canvas.draw_idle()
         model = make_model(d, k, n, sigma=float(s["sigma"].val), seed=0)
         res = run_fedrep(d, k, n, m, r, rounds, eta=float(s["eta"].val), model=model, m_test=0, seed=1)
@@ -145,6 +171,7 @@ def srpfl_wallclock(**init):
         ax.relim(); ax.autoscale_view()
         fig.canvas.draw_idle()
         fig.fedtheory_times = (np.array(ts), np.array(tf))
+        fig.fedtheory_params = dict(N=N, c=c, c_hat=ch, lam=lam, a=p["a"], n0=p["n0"])
 
     for sl in s.values():
         sl.on_changed(update)
@@ -170,7 +197,8 @@ def lowrank_theorem1(**init):
                        ("size", 50, 400, p["size"], 10)])
 
     def update(_=None):
-        eta, L2, d, size = float(s["eta"].val), float(s["L2"].val), int(s["d"].val), int(s["size"].val)
+        # eta on its 0.1 grid (a dragged value such as 2.0000000000000004 would leave Cosine's eta = 2)
+        eta, L2, d, size = round(float(s["eta"].val), 6), float(s["L2"].val), int(s["d"].val), int(s["size"].val)
         fn = (L1Power if eta <= 1 else PowerSum if eta < 2 else Cosine)(eta=eta, L2=L2, d=d, p=d)
         rng = np.random.default_rng(0)
         M = fn.matrix(rng.uniform(0, 1, (size, d)), fn.sample_theta(rng, size))
@@ -181,6 +209,7 @@ def lowrank_theorem1(**init):
         ax.relim(); ax.autoscale_view()
         fig.canvas.draw_idle()
         fig.fedtheory_function = fn
+        fig.fedtheory_params = dict(eta=eta, L2=L2, d=d, size=size)
 
     for sl in s.values():
         sl.on_changed(update)
