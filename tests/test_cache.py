@@ -85,3 +85,12 @@ def test_corrupted_entry_is_reported_and_recomputed(tmp_path):
     assert "corrupt cache entry" in res.stderr
     assert "1 corrupt entries recomputed" in res.stdout
     assert _data(os.path.join(out_b, "fedrep_fig4.json")) == _data(os.path.join(out_a, "fedrep_fig4.json"))
+
+
+def test_unusable_cache_folder_is_a_one_line_value_error(tmp_path):
+    f = tmp_path / "a-file"
+    f.write_text("x")
+    for root in (f, f / "cache"):  # a file where the folder should be, a folder under a file
+        with pytest.raises(ValueError, match="cache folder") as exc:
+            TaskCache(str(root))
+        assert "\n" not in str(exc.value) and str(root) in str(exc.value)
