@@ -68,6 +68,11 @@ def exact_client_losses(method, lam, prob, *, attack=None, N_a=0, tau=0.0, exces
     on every noise direction: ``sqrt(sigma^2/(b n)) e_{j,e}`` for benign ``j``, ``tau 1_j`` or
     ``tau e_{j,e}`` for malicious ``j``). The loss is ``sigma^2/2 + (b/2)(||E x_k - w_k||^2 +
     tr Cov x_k)`` (eq. (35)); ``excess=True`` leaves out ``sigma^2/2``. No loss formula is used."""
+    return exact_loss_function(method, prob, attack=attack, N_a=N_a, tau=tau, excess=excess)(lam)
+
+
+def exact_loss_function(method, prob, *, attack=None, N_a=0, tau=0.0, excess=False):
+    """``lam -> exact_client_losses(method, lam, prob, ...)`` with the noise directions built once."""
     if attack is not None and method == "lp-proj-2":
         raise ValueError("the brute-force referee models attacks in the input space (not for lp-proj-2)")
     N, d = prob.W.shape
@@ -76,28 +81,38 @@ def exact_client_losses(method, lam, prob, *, attack=None, N_a=0, tau=0.0, exces
     sd = prob.sigma / math.sqrt(prob.b * prob.n)
     EZ = prob.W.copy()
     EZ[N_b:] = 0.0  # the attack messages have mean 0
-    eye = np.eye(N * d).reshape(N * d, N, d)
-    probes = [sd * eye[: N_b * d]]
+    n_dir = N_b * d + (N_a * d if attack == "gaussian" else N_a)
+    U = np.zeros((n_dir, N, d))
+    i = np.arange(N_b * d)
+    U[i, i // d, i % d] = sd  # benign: sd e_{j,e}
     if N_a and attack == "gaussian":
-        probes.append(tau * eye[N_b * d:])
+        i = np.arange(N_a * d)
+        U[N_b * d + i, N_b + i // d, i % d] = tau
     elif N_a and attack == "same-value":
-        ones = np.zeros((N_a, N, d))
-        ones[np.arange(N_a), N_b + np.arange(N_a), :] = tau
-        probes.append(ones)
+        U[N_b * d + np.arange(N_a), N_b + np.arange(N_a), :] = tau
     elif N_a:
         raise ValueError(f"attack {attack!r} is not modelled by the brute-force referee")
-    U = np.concatenate(probes)
-    mean = closed_form_models(method, EZ, lam, prob.b, prob.P)
-    resp = closed_form_models(method, U, lam, prob.b, prob.P)
-    tr_cov = np.einsum("mkd,mkd->k", resp, resp)
-    out = prob.b / 2 * (np.sum((mean - prob.W) ** 2, axis=1) + tr_cov)
-    return out if excess else prob.sigma ** 2 / 2 + out
+
+    def losses(lam):
+        mean = closed_form_models(method, EZ, lam, prob.b, prob.P)
+        resp = closed_form_models(method, U, lam, prob.b, prob.P)
+        tr_cov = np.einsum("mkd,mkd->k", resp, resp)
+        out = prob.b / 2 * (np.sum((mean - prob.W) ** 2, axis=1) + tr_cov)
+        return out if excess else prob.sigma ** 2 / 2 + out
+
+    return losses
 
 
 def exact_benign_loss(method, lam, prob, *, attack=None, N_a=0, tau=0.0, excess=False):
     """Benign-average of :func:`exact_client_losses` (the last ``N_a`` clients are malicious)."""
-    losses = exact_client_losses(method, lam, prob, attack=attack, N_a=N_a, tau=tau, excess=excess)
-    return float(np.mean(losses[: prob.W.shape[0] - (N_a if attack else 0)]))
+    return exact_benign_loss_function(method, prob, attack=attack, N_a=N_a, tau=tau, excess=excess)(lam)
+
+
+def exact_benign_loss_function(method, prob, *, attack=None, N_a=0, tau=0.0, excess=False):
+    """``lam -> exact_benign_loss(method, lam, prob, ...)`` with the noise directions built once."""
+    f = exact_loss_function(method, prob, attack=attack, N_a=N_a, tau=tau, excess=excess)
+    N_b = prob.W.shape[0] - (N_a if attack else 0)
+    return lambda lam: float(np.mean(f(lam)[:N_b]))
 
 
 def brute_force_argmin(f, lo, hi, points=61):

@@ -9,7 +9,7 @@ from fedtheory.random import as_generator
 from fedtheory.lpproj import (lambda_star_symbolic, lemma29_argmin, loss_derivative_lpproj, make_problem, minimal_loss,
     optimal_lambda, proposition16_threshold, run_algorithm1, test_loss, test_loss_general)
 from .._util import erratum_verdict
-from ._common import FIG1, ATTACK_CASES, brute_force_argmin, exact_benign_loss, isotropic_problem
+from ._common import FIG1, ATTACK_CASES, brute_force_argmin, exact_benign_loss_function, isotropic_problem
 from . import PAPER
 
 
@@ -213,7 +213,7 @@ def _fig1_ls(full: bool, seed):
     inst = isotropic_problem(FIG1["N"], 10, 1, FIG1["n"], FIG1["b"], FIG1["sigma"], FIG1["Sigma"], N_a=FIG1["N_a"],
                              seed=seed)
     att = dict(attack=FIG1["attack"], N_a=FIG1["N_a"], tau=FIG1["tau"])
-    num = brute_force_argmin(lambda l: exact_benign_loss("pfedme", l, inst, **att, excess=True), 1e-6, 1e-1)
+    num = brute_force_argmin(exact_benign_loss_function("pfedme", inst, **att, excess=True), 1e-6, 1e-1)
     thr_ref = 2 * num / (1 - num / FIG1["b"])
     printed_ok = abs(quoted - num) / num < 0.05
     corr_ok = abs(ls - num) / num < 1e-4 and abs(quoted - thr_ref) / thr_ref < 0.01

@@ -10,7 +10,7 @@ from fedtheory.random import as_generator, spawn_seeds
 from fedtheory.lpproj import (METHODS, closed_form_models, effective_heterogeneity, make_problem, mc_test_loss, optimal_lambda,
     signflip_moments, test_loss, test_loss_general)
 from .._util import CLAIM_LEVEL, agreement_verdict, equality_verdict, erratum_verdict
-from ._common import ATTACK_CASES, brute_force_argmin, exact_benign_loss, isotropic_problem
+from ._common import ATTACK_CASES, brute_force_argmin, exact_benign_loss, exact_benign_loss_function, isotropic_problem
 from . import PAPER
 
 
@@ -196,7 +196,7 @@ def _bias(full: bool, seed):
         rows.append(f"{method}: MC {e.mean:.5f} [{e.ci_low:.5f}, {e.ci_high:.5f}], corrected {c:.5f}, printed {pr:.5f}")
     ls_c = optimal_lambda(**kw)
     ls_p = (N - 1) * sigma ** 2 / (n * Sig)
-    true_min = brute_force_argmin(lambda l: exact_benign_loss("pfedme", l, prob, excess=True), 1e-3, 1e3)
+    true_min = brute_force_argmin(exact_benign_loss_function("pfedme", prob, excess=True), 1e-3, 1e3)
     cover_c = [abs(z) <= crit for z in z_c] + [abs(true_min - ls_c) / ls_c < 1e-4]
     cover_p = [abs(z) <= crit for z in z_p] + [abs(true_min - ls_p) / ls_p < 1e-4]
     return erratum_verdict(all(cover_p), all(cover_c),
