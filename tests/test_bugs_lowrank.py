@@ -174,3 +174,120 @@ def test_fedlrgd_inexact_gd_follows_exact_gd_with_step_one_over_L1():
     assert np.all(np.diff(res.gap) <= 1e-12) and res.gap[-1] >= -1e-12
     np.testing.assert_allclose(res.gap - res.gap[-1], [loss(t) - loss(res.theta[-1]) for t in res.theta],
                                atol=1e-12)
+
+
+# --------------------------------------------------------------------------- closed forms of theory.py
+from fedtheory.lowrank.theory import (erlang_max_approximation, erlang_quantile_bounds,  # noqa: E402
+                                      fedave_b_star_viete, fedave_bracket, fedave_constraint_T,
+                                      fedave_gamma_numeric, fedlrgd_gamma, holder_l, inequality52, lemma4_gap,
+                                      proposition1_ratio, theorem1_min_rank, theorem2_K1, theorem2_r, theorem2_S)
+
+
+def test_holder_l_min_rank_and_inequality52_hand_values():
+    assert [holder_l(e) for e in (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5)] == [0, 0, 1, 1, 2, 2, 3]
+    for bad in (0.0, -1.0):
+        with pytest.raises(ValueError):
+            holder_l(bad)
+    # e sqrt(d) 2^d (l + d)^d: d = 1, eta = 2.5 (l = 2): 6e; d = 3, eta = 1 (l = 0): e sqrt(3) 8 27
+    assert theorem1_min_rank(1, 2.5) == pytest.approx(6 * math.e)
+    assert theorem1_min_rank(3, 1.0) == pytest.approx(math.e * math.sqrt(3) * 8 * 27)
+    for d, l in [(1, 0), (2, 1), (3, 2), (4, 5)]:
+        lhs, rhs = inequality52(d, l)
+        assert lhs == pytest.approx(math.factorial(d) * math.comb(l + d, d), rel=1e-10)
+        assert rhs == pytest.approx(math.e * math.sqrt(d) * (l + d) ** d, rel=1e-12)
+        assert lhs <= rhs
+    lhs, rhs = inequality52(np.array([1, 2]), 1)
+    assert lhs.tolist() == pytest.approx([2.0, 6.0])
+
+
+def test_erlang_quantile_bounds_contain_the_exact_quantile():
+    for b, q in [(1, 56), (5, 12), (20, 1e4), (55, 2)]:
+        lo, hi = erlang_quantile_bounds(b, q)
+        assert lo == pytest.approx(0.5 * math.log(q - 1) + 0.5 * math.log(b), rel=1e-12)
+        assert hi == pytest.approx(2 * math.log(q - 1) + 2 * b * math.log(2 * b), rel=1e-12)
+        assert lo <= stats.gamma(b).ppf(1 - 1 / q) <= hi
+    lo, hi = erlang_quantile_bounds(np.array([5, 20]), 12)
+    assert lo.shape == (2,)
+    for bad in (dict(b=0.5, q=10), dict(b=2, q=1.5)):
+        with pytest.raises(ValueError):
+            erlang_quantile_bounds(**bad)
+    assert erlang_quantile_bounds(1, 2) == pytest.approx((0.0, 2 * math.log(2)))  # the domain edges
+    assert erlang_max_approximation(3, math.e ** 2) == pytest.approx(8.0)
+    np.testing.assert_allclose(erlang_max_approximation(np.array([1, 2]), 1), [2.0, 4.0])
+
+
+def test_theorem2_constants_hand_values():
+    # K1 = L2^d eta^d e^{eta(d+1)} d^{eta/2} (2 eta + 2d)^{eta d} / (eta - 1)^{eta d}; d = 1, eta = 5, L2 = 2:
+    # 2 * 5 * e^10 * 1 * 12^5 / 4^5 = 10 e^10 3^5
+    assert theorem2_K1(1, 5.0, 2.0) == pytest.approx(2430 * math.exp(10), rel=1e-12)
+    assert theorem2_K1(2, 400.0) == math.inf  # overflow is reported as inf
+    # S = ceil(log(A/eps)/log(kappa/(kappa-1))), A = F0_gap + 9 (B+3)^4 p/(2 mu)
+    A = 1.0 + 9 * 4 ** 4 * 1 / (2 * 0.1)
+    assert theorem2_S(kappa=2.0, eps=0.01) == math.ceil(math.log(A / 0.01) / math.log(2))
+    A2 = 0.5 + 9 * 5 ** 4 * 3 / (2 * 0.2)
+    assert theorem2_S(kappa=3.0, eps=0.1, B=2.0, mu=0.2, p=3, F0_gap=0.5) == math.ceil(
+        math.log(A2 / 0.1) / math.log(1.5))
+    # r: ceil(max(e sqrt(d) 2^d (eta + d)^d, (K1 (kappa A/((kappa-1) eps))^{d/2})^{1/(eta - (2 alpha + 2) d)}))
+    d, eta, kappa, eps = 1, 50.0, 2.0, 0.01
+    K1 = math.exp(math.log(50) + 50 * 2 + 50 * (math.log(102) - math.log(49)))
+    second = (K1 * (kappa * A / ((kappa - 1) * eps)) ** 0.5) ** (1 / (eta - 4))
+    first = math.e * 2 * 51
+    assert theorem2_r(d, eta, kappa=kappa, eps=eps) == math.ceil(max(first, second))
+    printed = max(first, K1 * (kappa * A / ((kappa - 1) * eps)) ** 0.5) ** (1 / (eta - 4))
+    assert theorem2_r(d, eta, kappa=kappa, eps=eps, variant="printed") == math.ceil(printed)
+    assert theorem2_r(d, 8.0, eps=eps) > 2 * math.e * 9  # here the second term wins
+    bads = [dict(eta=4.0), dict(eta=3.9, alpha=1.0), dict(kappa=1.0), dict(mu=0.0), dict(B=0.0), dict(eps=0.0),
+            dict(eps=1e9), dict(alpha=0.5), dict(p=0), dict(variant="typo")]
+    for bad in bads:
+        with pytest.raises(ValueError):
+            theorem2_r(**{**dict(d=1, eta=50.0), **bad})
+    for bad in (dict(kappa=1.0), dict(eps=0.0)):
+        with pytest.raises(ValueError):
+            theorem2_S(**bad)
+
+
+def test_fedave_time_constraint_and_minimisation():
+    b, m, eps_t, C = 3.0, 10, 0.01, 2.0
+    T = fedave_constraint_T(b, m, eps_t, C)
+    # T is the positive root of T^2 - (b C/(m eps_t)) T - C m^2/(eps_t b^2) = 0 (80)
+    assert T * T - b * C / (m * eps_t) * T - C * m ** 2 / (eps_t * b * b) == pytest.approx(0.0, abs=1e-6 * T * T)
+    assert T > 0
+    np.testing.assert_allclose(fedave_constraint_T(np.array([b, 2 * b]), m, eps_t, C)[0], T)
+    m, phi, tau = 100, 100.0, 1.0
+    G, b_star, T_star = fedave_gamma_numeric(m, phi, tau, eps_t, 1.0)
+    grid = np.exp(np.linspace(-5, 15, 200001))
+    vals = fedave_constraint_T(grid, m, eps_t, 1.0) * (grid + phi * tau * m)
+    assert G == pytest.approx(vals.min(), rel=1e-8)
+    assert b_star == pytest.approx(grid[np.argmin(vals)], rel=1e-3)
+    assert T_star == pytest.approx(fedave_constraint_T(b_star, m, eps_t, 1.0), rel=1e-12)
+    # Viete's root is the stationary point of g(b) = (C1 b + C2/b)(b + C3)
+    C1, C2, C3 = 1.0 / (2 * m * eps_t), m * math.sqrt(1.0 / eps_t), phi * tau * m
+    bv = fedave_b_star_viete(m, phi, tau, eps_t, 1.0)
+    dg = (C1 - C2 / bv ** 2) * (bv + C3) + (C1 * bv + C2 / bv)
+    assert dg == pytest.approx(0.0, abs=1e-9 * (C1 * bv + C2 / bv))
+    with pytest.raises(ValueError, match="Viete"):
+        fedave_b_star_viete(100, 0.01, 1.0, eps_t, 1.0)
+    (lo, hi), (blo, bhi) = fedave_bracket(m, phi, tau, eps_t, 1.0)
+    base = phi * tau * m * 100 ** 0.75
+    assert (lo, hi) == pytest.approx((0.75 * base, 8 * base)) and (blo, bhi) == pytest.approx((50 * 0.1 ** 0.5 / 1,
+                                                                                             200 * 0.1 ** 0.5))
+    assert lo <= G <= hi
+
+
+def test_lemma4_gap_and_gamma_hand_values():
+    gap, bound = lemma4_gap(0.0)
+    assert gap == pytest.approx(0.0, abs=1e-15) and bound == 0.0
+    t = np.array([0.05, 0.2, 0.5])
+    gap, bound = lemma4_gap(t)
+    exact = np.abs(np.sin(np.arcsin(1 - t ** 2) / 3 + 2 * np.pi / 3) - 0.5 - t / math.sqrt(6))
+    np.testing.assert_allclose(gap, exact, rtol=1e-12)
+    np.testing.assert_allclose(bound, 5 * t ** 2 / 9)
+    assert np.all(gap <= bound)
+    # r^2 + r s + r S + phi tau m r
+    assert fedlrgd_gamma(3, 4, 5, 6, 2.0, tau=0.5) == 9 + 12 + 15 + 18
+    ratio = proposition1_ratio([100.0, 1e4], m=50, phi=10.0)
+    eta = 8.0
+    for pe, rr in zip([100.0, 1e4], ratio):
+        r = theorem2_r(1, eta, eps=1 / pe)
+        S = theorem2_S(eps=1 / pe)
+        assert rr == pytest.approx((r * r + r * 50 + r * S + 10.0 * 50 * r) / (8 * 10.0 * 50 * pe ** 0.75), rel=1e-12)

@@ -126,3 +126,144 @@ def test_fedavg_loss_hand_case_b_not_one():
     assert exact_loss("fedavg", 0.0, prob) == pytest.approx(0.5 + 2 * (1 / 64 + 1), rel=1e-12)
     est = mc_test_loss("fedavg", prob, 0.0, n_samples=40000, seed=0)
     assert abs(est.mean - (0.5 + 2 * (1 / 64 + 1))) < 4.5 * est.se
+
+
+# --------------------------------------------------------------------------- closed forms of theory.py
+from fedtheory.lpproj.algorithms import closed_form_models  # noqa: E402
+from fedtheory.lpproj.theory import (effective_heterogeneity, expected_fairness_V, fairness_V,  # noqa: E402
+                                     lemma29_argmin, loss_derivative_lpproj, minimal_loss, optimal_lambda,
+                                     per_client_test_loss, proposition16_threshold, signflip_moments)
+from fedtheory.lpproj.theory import test_loss as uniform_loss  # noqa: E402
+
+
+@pytest.mark.parametrize("method", ["local", "fedavg", "pfedme", "lp-proj-2"])
+def test_per_client_losses_and_fairness_against_monte_carlo(method):
+    prob = make_problem(N=4, d=5, d_sub=2, n=10, b=2.0, sigma=0.8, heterogeneity=0.5, seed=8)
+    lam = 1.5
+    rng = np.random.default_rng(2)
+    wh = prob.sample_w_hat(rng, 60000)
+    x = closed_form_models(method, wh, lam, prob.b, prob.P)
+    per = prob.sigma ** 2 / 2 + prob.b / 2 * np.sum((x - prob.W) ** 2, axis=-1)  # (reps, N)
+    mean, se = per.mean(axis=0), per.std(axis=0, ddof=1) / math.sqrt(per.shape[0])
+    exact = per_client_test_loss(method, lam, prob.W, n=prob.n, b=prob.b, sigma=prob.sigma, P=prob.P)
+    assert exact.shape == (4,)
+    assert np.all(np.abs(exact - mean) < 4.5 * se), (exact, mean, se)
+    # Theorem 32's V is the across-client (population) variance of these losses
+    assert fairness_V(method, lam, prob.W, b=prob.b, P=prob.P) == pytest.approx(np.var(exact), rel=1e-10, abs=1e-14)
+    V = fairness_V(method, np.array([0.5, lam]), prob.W, b=prob.b, P=prob.P)
+    assert isinstance(V, np.ndarray) and V[1] == pytest.approx(np.var(exact), rel=1e-10, abs=1e-14)
+
+
+def test_fairness_requires_P_for_lpproj_and_expected_V_hand_values():
+    W = np.eye(3)
+    for f in (lambda: per_client_test_loss("lp-proj-2", 1.0, W, n=5), lambda: fairness_V("lp-proj-2", 1.0, W),
+              lambda: expected_fairness_V("lp-proj-2", 1.0, N=3, Sigma_w=np.eye(3))):
+        with pytest.raises(ValueError, match="`P`"):
+            f()
+    # E var = 2 (N-1)(N-2)/N^2 tr(Sigma^2): N = 4, Sigma = diag(1, 2): 2*3*2/16 * 5 = 3.75
+    S = np.diag([1.0, 2.0])
+    assert expected_fairness_V("fedavg", 0.0, N=4, Sigma_w=S, b=2.0) == pytest.approx(3.75, rel=1e-12)
+    assert expected_fairness_V("fedavg", 0.0, N=4, Sigma_w=S, b=2.0, variant="printed") == pytest.approx(7.5)
+    assert expected_fairness_V("local", 1.0, N=4, Sigma_w=S) == 0.0
+    # pfedme: b^2 lam^4/(4 (b+lam)^4) E var with b = 1, lam = 1: (1/64) * 3.75
+    assert expected_fairness_V("pfedme", 1.0, N=4, Sigma_w=S) == pytest.approx(3.75 / 64, rel=1e-12)
+    P = np.array([[0.0, 1.0]])  # keeps the second coordinate: tr = 4, E var = 0.75 * 4 = 3
+    assert expected_fairness_V("lp-proj-2", 1.0, N=4, Sigma_w=S, P=P) == pytest.approx(3 / 64, rel=1e-12)
+    assert fairness_V("local", [1.0, 2.0], W).tolist() == [0.0, 0.0]
+
+
+def test_signflip_moments_against_monte_carlo():
+    w, tau, sigma, b, n = np.array([1.0, -2.0]), 1.5, 0.7, 4.0, 3
+    rng = np.random.default_rng(0)
+    reps = 200_000
+    wh = w + sigma / math.sqrt(b * n) * rng.standard_normal((reps, 2))
+    msg = -np.abs(tau * rng.standard_normal((reps, 1))) * wh
+    mean, cov = signflip_moments(w, tau, sigma, b, n)
+    se = msg.std(axis=0) / math.sqrt(reps)
+    assert np.all(np.abs(msg.mean(axis=0) - mean) < 4.5 * se)
+    emp = np.cov(msg.T)
+    np.testing.assert_allclose(emp, cov, atol=0.03 * np.max(np.abs(cov)))
+
+
+def test_lemma29_argmin_against_numerical_minimisation():
+    from scipy.optimize import minimize_scalar
+
+    for A, B, C, b in [(1.0, 0.5, 2.0, 1.0), (2.0, -1.0, 1.0, 0.5), (0.3, 0.1, 0.5, 2.0)]:
+        f = lambda lam: (A * lam ** 2 + B * lam + C) / (lam + b) ** 2  # noqa: E731
+        best = minimize_scalar(f, bounds=(0, 1e4), method="bounded", options={"xatol": 1e-10}).x
+        assert lemma29_argmin(A, B, C, b) == pytest.approx(best, rel=1e-5)
+    assert math.isnan(lemma29_argmin(0.1, 1.0, 1.0, 1.0))  # 2Ab - B < 0
+    assert math.isnan(lemma29_argmin(1.0, 0.5, 0.25, 1.0))  # Bb - 2C = 0
+    out = lemma29_argmin(np.array([1.0, 0.1]), 0.5, 2.0, 1.0)
+    assert isinstance(out, np.ndarray) and math.isnan(out[1])
+
+
+@pytest.mark.parametrize("attack, N_a, tau, M0", [(None, 0, 0.0, None), ("same-value", 3, 0.4, None),
+                                                  ("gaussian", 2, 0.2, None), ("sign-flip", 3, 0.0, 0.3)])
+def test_optimal_lambda_minimises_the_loss(attack, N_a, tau, M0):
+    from scipy.optimize import minimize_scalar
+
+    kw = dict(N=12, n=20, d=6, d_sub=2, b=2.0, sigma=0.9, Sigma=0.05, attack=attack, N_a=N_a, tau=tau, M0=M0)
+    lam_star = optimal_lambda(**kw)
+    for method in ("pfedme", "lp-proj-2"):
+        best = minimize_scalar(lambda lam: uniform_loss(method, lam, **kw), bounds=(0, 1e3), method="bounded",
+                               options={"xatol": 1e-10}).x
+        assert lam_star == pytest.approx(best, rel=1e-4)
+        assert minimal_loss(method, **kw) == pytest.approx(uniform_loss(method, lam_star, **kw), rel=1e-14)
+        assert minimal_loss(method, **kw) <= uniform_loss(method, 1.1 * lam_star, **kw)
+    # (1 - 1/N) sigma^2/n / D with D the effective heterogeneity
+    D = effective_heterogeneity(0.05, 12, 20, 2.0, 0.9, attack, N_a, tau, M0)
+    assert lam_star == pytest.approx((1 - 1 / 12) * 0.81 / 20 / D, rel=1e-12)
+
+
+def test_effective_heterogeneity_hand_values_and_lambda_inf():
+    assert effective_heterogeneity(0.1, 10, 20, 2.0, 1.0) == 0.1
+    assert effective_heterogeneity(0.1, 10, 20, 2.0, 1.0, "same-value", 0, 0.5) == 0.1
+    # D = 0.1 + 2/100 (0.25 - 1/40)
+    assert effective_heterogeneity(0.1, 10, 20, 2.0, 1.0, "gaussian", 2, 0.5) == pytest.approx(0.1045, rel=1e-12)
+    assert effective_heterogeneity(0.1, 10, 20, 2.0, 1.0, "sign-flip", 2, 9.0, M0=0.5) == pytest.approx(
+        0.1 + 0.02 * (0.5 - 0.025), rel=1e-12)
+    np.testing.assert_allclose(effective_heterogeneity(np.array([0.1, 0.2]), 10, 20, 2.0, 1.0), [0.1, 0.2])
+    # D <= 0: the loss decreases in lambda, lambda* = inf
+    assert optimal_lambda(N=10, n=20, d=4, d_sub=2, Sigma=0.0) == math.inf
+    assert optimal_lambda(N=10, n=20, d=4, d_sub=2, Sigma=np.array([0.0, 0.1]))[0] == math.inf
+
+
+def test_uniform_loss_validation_and_printed_variant():
+    base = dict(N=10, n=20, d=4, d_sub=2, b=1.0, sigma=1.0, Sigma=0.1)
+    bads = [dict(lam=-0.1), dict(Sigma=-0.1), dict(attack="sign-flip", N_a=2), dict(attack=None, N_a=1),
+            dict(attack="same-value", N_a=10), dict(attack="same-value", N_a=2, tau=-1.0), dict(N=1),
+            dict(d_sub=5), dict(b=0.0), dict(sigma=-1.0), dict(variant="typo"), dict(attack="flip", N_a=1),
+            dict(variant="printed", attack="same-value", N_a=2, tau=0.1)]
+    for bad in bads:
+        kw = {**base, **bad}
+        lam = kw.pop("lam", 1.0)
+        with pytest.raises(ValueError):
+            uniform_loss("pfedme", lam, **kw)
+    # printed: bias divided by an extra N, lp-proj-2's variance with lam^2/N^2
+    lam = 2.0
+    clean = uniform_loss("pfedme", lam, **base)
+    printed = uniform_loss("pfedme", lam, variant="printed", **base)
+    bias = 1 * lam ** 2 * 4 * 0.1 / (2 * (1 + lam) ** 2)
+    assert clean - printed == pytest.approx(bias * (1 - 1 / 10), rel=1e-12)
+    lp_c = uniform_loss("lp-proj-2", lam, **base)
+    lp_p = uniform_loss("lp-proj-2", lam, variant="printed", **base)
+    var_diff = 2 / 2 * ((lam ** 2 / 10 - lam ** 2 / 100) * 1 / 20) / (1 + lam) ** 2  # (b dim/2)(...)s2/(bn)
+    assert lp_c - lp_p == pytest.approx(var_diff + 1 * lam ** 2 * 2 * 0.1 / (2 * (1 + lam) ** 2) * 0.9, rel=1e-12)
+    assert uniform_loss("local", np.array([1.0, 2.0]), **base).tolist() == [0.5 + 4 / 40] * 2
+
+
+def test_proposition16_threshold_and_derivative():
+    assert proposition16_threshold(0.5, 2.0) == pytest.approx(2 * 0.5 / 0.75)
+    assert proposition16_threshold(2.0, 2.0) == math.inf and proposition16_threshold(3.0, 2.0) == math.inf
+    np.testing.assert_allclose(proposition16_threshold(np.array([0.5, 3.0]), 2.0), [4 / 3, np.inf])
+    kw = dict(N=12, n=20, b=2.0, sigma=0.9, Sigma=0.05, N_a=3, tau=0.4)
+    for lam in (0.1, 1.0, 5.0):
+        h = 1e-6 * max(lam, 1)
+        L = lambda x: uniform_loss("lp-proj-2", x, d=6, d_sub=2, attack="same-value", **kw)  # noqa: E731
+        fd = (L(lam + h) - L(lam - h)) / (2 * h)
+        assert loss_derivative_lpproj(lam, d_sub=2, **kw) == pytest.approx(fd, rel=1e-5, abs=1e-9)
+    # defaults b = 1, sigma = 1, no attack, Sigma = 0.1
+    L0 = lambda x: uniform_loss("lp-proj-2", x, N=10, n=20, d=6, d_sub=3)  # noqa: E731
+    assert loss_derivative_lpproj(0.7, d_sub=3, N=10, n=20) == pytest.approx((L0(0.7 + 1e-6) - L0(0.7 - 1e-6)) / 2e-6,
+                                                                            rel=1e-5)

@@ -5,6 +5,7 @@ sampler returned, and the empirical coverage of the interval over many small-n e
 Student-t interval is exact for normal data, a z interval or the wrong dof is not).
 """
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -82,3 +83,83 @@ def test_mc_mean_streams_are_independent_of_chunk_and_distinct_per_block():
     blocks = []
     mc_mean(lambda g, size: blocks.append(g.standard_normal(size)) or blocks[-1], 30, seed=3, block=10)
     assert len(blocks) == 3 and not np.allclose(blocks[0], blocks[1])
+
+
+# --------------------------------------------------------------------------- Estimate helpers
+def test_estimate_covers_z_score_and_unpacking():
+    est = estimate_from_samples(np.array([1.0, 2.0, 3.0, 4.0]), confidence=0.95)
+    mean, se = est
+    assert (mean, se) == (2.5, pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2))
+    assert est.covers(est.ci_low) and est.covers(est.ci_high)
+    assert not est.covers(est.ci_high + 1e-9)
+    assert est.covers(est.ci_high + 0.5, atol=0.5) and not est.covers(est.ci_low - 0.6, atol=0.5)
+    assert type(est.covers(2.5)) is bool
+    assert est.z_score(2.5 - 2 * se) == pytest.approx(2.0)
+    assert est.z_score(2.5 + se) == pytest.approx(-1.0)
+    vec = estimate_from_samples(np.array([[0.0, 1.0, 5.0], [0.0, 3.0, 5.0]]))
+    np.testing.assert_array_equal(vec.covers([0.0, 2.0, 6.0]), [True, True, False])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 0/0 and inf*0 are handled without numpy warnings
+        z = vec.z_score([0.0, 1.0, 4.0])  # se = 0 in the first and last coordinates
+    assert z[0] == 0.0 and z[1] == pytest.approx(1.0) and z[2] == np.inf
+    assert vec.z_score([1.0, 2.0, 6.0])[2] == -np.inf
+    assert type(est.z_score(0.0)) is float
+
+
+def test_estimate_summaries_report_the_numbers():
+    est = estimate_from_samples(np.array([1.0, 2.0, 3.0, 4.0]), confidence=0.9)
+    s = est.summary()
+    assert s.startswith("estimate 2.5 (se 0.645), 90% CI [") and s.endswith("], n=4")
+    assert f"{est.ci_low:.6g}" in s and f"{est.ci_high:.6g}" in s
+    assert repr(est) == f"Estimate({s})"
+    vec = estimate_from_samples(np.array([[0.0, 1.0], [2.0, 5.0]]), confidence=0.99)
+    assert vec.summary() == f"vector estimate of shape (2,), max se {np.max(vec.se):.3g}, n=2, 99% CIs"
+
+
+def test_estimate_from_samples_and_mc_mean_reject_bad_input():
+    with pytest.raises(ValueError, match="at least 2 replications; got 1"):
+        estimate_from_samples(np.array([1.0]))
+    with pytest.raises(ValueError, match="must return 3 replications along axis 0; got shape"):
+        mc_mean(lambda g, size: np.zeros(size + 1), 3, seed=0)
+    with pytest.raises(ValueError):
+        mc_mean(lambda g, size: np.zeros(size), 1, seed=0)
+    with pytest.raises(ValueError):
+        mc_mean(lambda g, size: np.zeros(size), 5, seed=0, chunk=0)
+    with pytest.raises(ValueError):
+        mc_mean(lambda g, size: np.zeros(size), 5, seed=0, confidence=1.0)
+    with pytest.raises(ValueError):
+        mc_mean(lambda g, size: np.zeros(size), 5, seed=0, block=0)
+
+
+@pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (10, 10), (7, 40)])
+def test_proportion_estimate_against_beta_quantiles_and_wilson_formula(k, n):
+    from fedtheory.montecarlo import proportion_estimate
+
+    conf = 0.95
+    a = 1 - conf
+    est = proportion_estimate(k, n, confidence=conf)
+    lo = 0.0 if k == 0 else stats.beta(k, n - k + 1).ppf(a / 2)
+    hi = 1.0 if k == n else stats.beta(k + 1, n - k).ppf(1 - a / 2)
+    assert (est.ci_low, est.ci_high) == pytest.approx((lo, hi), abs=1e-10)
+    p_hat, (l2, h2) = est
+    assert p_hat == k / n and est.successes == k and est.n == n and est.method == "beta"
+    w = proportion_estimate(k, n, confidence=conf, method="wilson")
+    z = stats.norm.ppf(1 - a / 2)
+    centre = (k / n + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(k / n * (1 - k / n) / n + z * z / (4 * n * n))
+    assert (w.ci_low, w.ci_high) == pytest.approx((centre - half, centre + half), abs=1e-10)
+    assert w.confidence == conf and w.method == "wilson"
+    assert est.summary() == f"{k}/{n} = {k / n:.4g}, 95% Clopper-Pearson CI [{lo:.4g}, {hi:.4g}]"
+    assert "Wilson CI" in w.summary() and repr(w) == f"ProportionEstimate({w.summary()})"
+
+
+def test_proportion_estimate_rejects_bad_input():
+    from fedtheory.montecarlo import proportion_estimate
+
+    with pytest.raises(ValueError, match="`method` must be one of: 'beta', 'wilson'; got 'exact'"):
+        proportion_estimate(1, 2, method="exact")
+    for args in ((3, 2), (-1, 2), (0, 0)):
+        with pytest.raises(ValueError):
+            proportion_estimate(*args)
+    with pytest.raises(ValueError):
+        proportion_estimate(1, 2, confidence=0.0)

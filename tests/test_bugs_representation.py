@@ -3,6 +3,7 @@
 Every check compares against an independent computation (a plain per-client loop, Monte Carlo
 with a confidence interval, or a hand-derived small case), never a re-typed copy of the formula.
 """
+import itertools
 import math
 
 import numpy as np
@@ -116,3 +117,179 @@ def test_population_objective_against_monte_carlo():
     mean, se = per_rep.mean(), per_rep.std(ddof=1) / math.sqrt(reps)
     F = population_objective(B, W, model.B_star, model.W_star, sigma)
     assert abs(F - mean) < 4.5 * se, (F, mean, se)
+
+
+# --------------------------------------------------------------------------- closed forms of theory.py
+from fedtheory.representation import (federation_helps_interval, fedavg_global_error,  # noqa: E402
+                                      min_norm_interpolation_risk, mom_expectation, ols_excess_risk,
+                                      sample_complexity, theorem1_bound, theorem1_max_eta,
+                                      theorem1_probability, theorem1_rate)
+from fedtheory.representation.theory import fedavg_minimiser, theorem1_rounds_to_eps  # noqa: E402
+
+
+def _quiet():
+    import warnings
+    ctx = warnings.catch_warnings()
+    ctx.__enter__()
+    warnings.simplefilter("error")
+    return ctx
+
+
+def test_fedavg_minimiser_and_global_error_hand_case():
+    B_star = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]])
+    W_star = np.array([[1.0, 2.0], [3.0, 4.0], [2.0, 0.0]])
+    v = fedavg_minimiser(B_star, W_star)
+    np.testing.assert_allclose(v, [2.0, 2.0, 0.0])
+    # v minimises (1/2n) sum_i ||v - theta_i||^2: gradient zero, value = the printed minimum of (4)
+    from scipy.optimize import minimize
+    theta = W_star @ B_star.T
+    f = lambda u: 0.5 * np.mean(np.sum((u - theta) ** 2, axis=1))  # noqa: E731
+    np.testing.assert_allclose(minimize(f, np.zeros(3), tol=1e-12).x, v, atol=1e-6)
+    # deviations (-1, 0), (1, 2), (0, -2): (1/2)(1 + 5 + 4)/3 = 5/3
+    assert fedavg_global_error(B_star, W_star) == pytest.approx(5 / 3, rel=1e-12)
+    assert fedavg_global_error(B_star, W_star[:, :1] * np.ones((1, 2))) == pytest.approx(
+        0.5 * (1 + 1 + 0) * 2 / 3, rel=1e-12)
+
+
+def test_theorem1_rate_bound_and_max_eta_hand_values_and_domain():
+    # a = eta E0 s^2 / 2 = 0.5 * 1 * 1 / 2 = 0.25: rate sqrt(0.75)
+    assert theorem1_rate(0.5, 1.0, 1.0) == pytest.approx(math.sqrt(0.75), rel=1e-15)
+    assert theorem1_rate(0.5, 0.0, 1.0) == 1.0  # E0 = 0 is allowed: no contraction
+    assert theorem1_rate(2.0, 1.0, 1.0) == 0.0  # inside = 0 exactly
+    ctx = _quiet()
+    try:
+        assert math.isnan(theorem1_rate(5.0, 1.0, 1.0))  # outside the step-size condition, no warning
+        assert theorem1_max_eta(0.0) == math.inf
+    finally:
+        ctx.__exit__(None, None, None)
+    np.testing.assert_allclose(theorem1_rate([0.5, 2.0], [1.0, 0.5], 1.0), [math.sqrt(0.75), math.sqrt(0.5)])
+    assert theorem1_bound(2, 0.5, 0.5, 1.0, 1.0) == pytest.approx(0.375, rel=1e-14)
+    assert theorem1_bound(0, 1.0, 0.5, 1.0, 1.0) == 1.0 and theorem1_bound(3, 0.0, 0.5, 1.0, 1.0) == 0.0
+    b = theorem1_bound(np.array([0, 2, 4]), 0.8, 0.5, 1.0, 1.0)
+    assert isinstance(b, np.ndarray) and b == pytest.approx([0.8, 0.6, 0.45])
+    assert theorem1_max_eta(2.0) == 0.0625 and isinstance(theorem1_max_eta(2.0), float)
+    np.testing.assert_allclose(theorem1_max_eta([0.5, 1.0]), [1.0, 0.25])
+    for bad in (dict(eta=-0.1), dict(eta=np.nan), dict(eta=np.inf), dict(E0=-0.01), dict(E0=1.01),
+                dict(sigma_min=-1.0), dict(sigma_min=np.nan)):
+        with pytest.raises(ValueError, match=list(bad)[0]):
+            theorem1_rate(**{**dict(eta=0.1, E0=0.5, sigma_min=1.0), **bad})
+    for bad in (dict(dist0=-0.1), dict(dist0=1.1), dict(T=-1)):
+        with pytest.raises(ValueError, match=list(bad)[0]):
+            theorem1_bound(**{**dict(T=1, dist0=0.5, eta=0.1, E0=0.5, sigma_min=1.0), **bad})
+    with pytest.raises(ValueError, match="sigma_max"):
+        theorem1_max_eta(-1.0)
+    assert theorem1_rate(0.1, 1.0, 0.0) == 1.0  # the boundaries 0 are allowed
+
+
+def test_theorem1_rounds_to_eps_against_a_brute_force_loop():
+    for eta, E0, s, d0, eps in [(0.5, 1.0, 1.0, 1.0, 1e-3), (0.1, 0.7, 0.9, 0.8, 0.05), (0.3, 0.5, 2.0, 0.5, 0.49),
+                                (0.25, 0.9, 1.5, 0.3, 1e-6)]:
+        rate = math.sqrt(1 - eta * E0 * s * s / 2)
+        T, val = 0, d0
+        while val > eps:
+            T += 1
+            val = d0 * rate ** T
+        assert theorem1_rounds_to_eps(eps, d0, eta, E0, s) == T
+    assert theorem1_rounds_to_eps(0.5, 0.5, 0.1, 0.5, 1.0) == 0.0  # already there
+    assert theorem1_rounds_to_eps(0.1, 0.5, 0.0, 0.5, 1.0) == math.inf  # no contraction
+    out = theorem1_rounds_to_eps(np.array([0.5, 1e-3]), 1.0, 0.5, 1.0, 1.0)
+    assert isinstance(out, np.ndarray) and out[1] == theorem1_rounds_to_eps(1e-3, 1.0, 0.5, 1.0, 1.0)
+
+
+def test_theorem1_probability_hand_values_and_domain():
+    # min(k^2 log rn, d) with rn = e^0.01, k = 1: exponent 100 * 0.01 = 1
+    assert theorem1_probability(0.5, 1, math.exp(0.01), 10) == pytest.approx(1 - 0.5 / math.e, rel=1e-12)
+    assert theorem1_probability(10, 1, math.exp(0.01), 10) == 0.0  # 1 - 10/e < 0: clipped at 0
+    # the d branch of the min: d = 1 < k^2 log rn = 2, exponent 100
+    assert theorem1_probability(0.5 * math.exp(100), 1, math.exp(2), 1) == pytest.approx(0.5, rel=1e-12)
+    # k^2: k = 2 and rn = e^0.0025: 4 * 0.0025 * 100 = 1
+    assert theorem1_probability(0.5, 2, math.exp(0.0025), 10) == pytest.approx(1 - 0.5 / math.e, rel=1e-12)
+    # log base 2: log2(rn) = 0.01 at rn = 2^0.01
+    assert theorem1_probability(0.5, 1, 2 ** 0.01, 10, log_base=2) == pytest.approx(1 - 0.5 / math.e, rel=1e-12)
+    assert theorem1_probability(0, 1, 1, 1) == 1.0  # T = 0, rn = 1, k = 1, d = 1 are allowed
+    out = theorem1_probability(np.array([0.5, 1.0]), 1, math.exp(0.01), 10)
+    assert isinstance(out, np.ndarray) and out == pytest.approx([1 - 0.5 / math.e, 1 - 1 / math.e])
+    for bad in (dict(T=-1), dict(k=0.5), dict(rn=0.9), dict(d=0.5)):
+        with pytest.raises(ValueError):
+            theorem1_probability(**{**dict(T=1, k=1, rn=2, d=2), **bad})
+
+
+def test_sample_complexity_hand_values_for_every_variant():
+    k, d, n, r, kappa, E0 = 2.0, 8.0, 16.0, 0.5, 2.0, 0.5  # rn = 8
+    L8, L16 = math.log(8), math.log(16)
+    theorem = 16 * 8 * L8 / 0.25 + 16 * 4 * 8 / (0.25 * 8)
+    assert sample_complexity(k, d, n, r, kappa, E0) == pytest.approx(theorem, rel=1e-14)
+    assert sample_complexity(k, d, n, r, kappa, E0, c=3.0) == pytest.approx(3 * theorem, rel=1e-14)
+    assert sample_complexity(k, d, n, r, kappa, E0, eps=0.1) == pytest.approx(theorem * math.log(10), rel=1e-14)
+    intro = 4 * 8 * (L16 + 4 * 2 * 8 / 16)
+    assert sample_complexity(k, d, n, r, kappa, E0, variant="intro") == pytest.approx(intro, rel=1e-14)
+    eq11 = 16 * 8 * (L8 + 16 * 2 * 8 / 8) * math.log(4)
+    assert sample_complexity(k, d, n, r, kappa, E0, variant="eq11", eps=0.25) == pytest.approx(eq11, rel=1e-14)
+    # the boundaries of the domain are allowed: r = 1, r n = 1, kappa = 1, E0 = 1, d = k
+    assert sample_complexity(1, 1, 1, 1.0, 1.0, 1.0) == pytest.approx(1.0)  # 0 + 1*1*1/(1*1)
+    out = sample_complexity(k, np.array([8.0, 16.0]), n, r, kappa, E0)
+    assert isinstance(out, np.ndarray) and out[0] == pytest.approx(theorem)
+    bads = [dict(k=0.5), dict(d=1.0), dict(r=0.0), dict(r=1.5), dict(n=1.0), dict(kappa=0.9), dict(E0=0.0),
+            dict(E0=1.5), dict(eps=0.0), dict(eps=1.0), dict(c=0.0), dict(variant="paper")]
+    for bad in bads:
+        with pytest.raises(ValueError):
+            sample_complexity(**{**dict(k=k, d=d, n=n, r=r, kappa=kappa, E0=E0), **bad})
+
+
+def test_mom_expectation_rademacher_by_exact_enumeration():
+    """E[y^2 x x^T] over all 2^d sign vectors x and the noise (exact), against the closed form."""
+    rng = np.random.default_rng(3)
+    B_star = np.linalg.qr(rng.standard_normal((3, 2)))[0]
+    W_star = rng.standard_normal((4, 2))
+    sigma = 0.7
+    theta = W_star @ B_star.T
+    exact = np.zeros((3, 3))
+    xs = list(itertools.product([-1.0, 1.0], repeat=3))
+    for th in theta:
+        for x in xs:
+            x = np.array(x)
+            exact += ((th @ x) ** 2 + sigma ** 2) * np.outer(x, x) / (len(xs) * len(theta))
+    np.testing.assert_allclose(mom_expectation(B_star, W_star, sigma, "rademacher"), exact, atol=1e-12)
+    # Gaussian x: E[(th.x)^2 x x^T] = ||th||^2 I + 2 th th^T (Isserlis), by Gauss-Hermite quadrature in 3-d
+    gx, gw = np.polynomial.hermite_e.hermegauss(6)
+    gw = gw / gw.sum()
+    exact_g = np.zeros((3, 3))
+    for i, j, l in itertools.product(range(6), repeat=3):
+        x = np.array([gx[i], gx[j], gx[l]])
+        wgt = gw[i] * gw[j] * gw[l]
+        for th in theta:
+            exact_g += wgt * ((th @ x) ** 2 + sigma ** 2) * np.outer(x, x) / len(theta)
+    np.testing.assert_allclose(mom_expectation(B_star, W_star, sigma), exact_g, atol=1e-10)
+    with pytest.raises(ValueError):
+        mom_expectation(B_star, W_star, -1.0)
+    with pytest.raises(ValueError):
+        mom_expectation(B_star, W_star, 0.0, "uniform")
+
+
+def test_federation_helps_interval_roots_and_empty_set():
+    for d, C in [(20.0, 1.0), (30.0, 2.5), (8.0, 0.5)]:
+        lo, hi = federation_helps_interval(d, C)
+        for n in (lo, hi):
+            assert C * (math.log(n) + d / n) == pytest.approx(d, rel=1e-9)
+        assert lo < d / C < hi or lo < d < hi
+        assert C * (math.log(math.sqrt(lo * hi)) + d / math.sqrt(lo * hi)) < d
+    # empty: C (1 + log d) >= d
+    assert all(math.isnan(v) for v in federation_helps_interval(1.0, 1.0))
+    assert all(math.isnan(v) for v in federation_helps_interval(20.0, 10.0))
+    for bad in (dict(d=0.0), dict(d=-1.0), dict(C=0.0)):
+        with pytest.raises(ValueError):
+            federation_helps_interval(**{**dict(d=20.0, C=1.0), **bad})
+
+
+def test_min_norm_and_ols_risk_hand_values():
+    assert min_norm_interpolation_risk(12, 5, 3.0) == pytest.approx(7 / 12 * 3)
+    assert min_norm_interpolation_risk(12, 12, 3.0) == 0.0 and min_norm_interpolation_risk(12, 20, 3.0) == 0.0
+    out = min_norm_interpolation_risk(np.array([4, 8]), 2, 1.0)
+    assert isinstance(out, np.ndarray) and out == pytest.approx([0.5, 0.75])
+    assert ols_excess_risk(3, 12, 0.5) == pytest.approx(0.25 * 3 / 8)
+    ctx = _quiet()
+    try:
+        assert math.isnan(ols_excess_risk(3, 4, 0.5)) and math.isnan(ols_excess_risk(3, 2, 0.5))
+    finally:
+        ctx.__exit__(None, None, None)
+    assert ols_excess_risk(3, 5, 1.0) == pytest.approx(3.0)

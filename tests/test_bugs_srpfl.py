@@ -139,3 +139,148 @@ def test_lemma_b2_bound_is_above_the_idealised_wallclock():
                         worst = max(worst, t / b)
     assert worst <= 1.0
     assert worst > 0.25  # the bound is within a small factor of the time it bounds (not vacuous)
+
+
+# --------------------------------------------------------------------------- closed forms of theory.py
+from fedtheory.srpfl.theory import (contraction_bound, expected_order_statistic, fedrep_rounds_exact,  # noqa: E402
+                                    floor_recursion, harmonic, lemma_b3_bound, noise_floor,
+                                    phase2_rounds_exact, progress_ratio, stage_rounds, switch_point,
+                                    target_error, theorem47_m_condition, theorem47_probability,
+                                    theorem49_ratio_bound, vacuous_ratio)
+
+
+def _order_stat_mean(j, N, lam=1.0):
+    """E[T_(j:N)] of Exp(lam) times by Renyi's representation, as a plain sum."""
+    return sum(1.0 / (N - i) for i in range(j)) / lam
+
+
+def test_harmonic_and_order_statistics_against_plain_sums():
+    for n in (0, 1, 2, 7, 100):
+        assert harmonic(n) == pytest.approx(sum(1 / i for i in range(1, n + 1)), rel=1e-13, abs=1e-15)
+    np.testing.assert_allclose(harmonic(np.array([0, 3])), [0.0, 1 + 1 / 2 + 1 / 3], rtol=1e-13)
+    with pytest.raises(ValueError):
+        harmonic(-1)
+    for j, N, lam in [(1, 1, 1.0), (1, 8, 2.0), (5, 8, 0.5), (8, 8, 1.0), (3, 64, 3.0)]:
+        assert expected_order_statistic(j, N, lam) == pytest.approx(_order_stat_mean(j, N, lam), rel=1e-12)
+    out = expected_order_statistic(np.array([1, 2]), 4)
+    assert isinstance(out, np.ndarray) and out == pytest.approx([0.25, 0.25 + 1 / 3])
+    for bad in (dict(lam=0.0), dict(j=0), dict(j=9), dict(j=1.5), dict(N=8.5)):
+        with pytest.raises(ValueError):
+            expected_order_statistic(**{**dict(j=2, N=8, lam=1.0), **bad})
+
+
+def _step(dist, a, ratio):
+    """One round of the recursion of (10): sqrt(1-a) dist + a/sqrt(ratio (1-a))."""
+    return math.sqrt(1 - a) * dist + a / math.sqrt(ratio * (1 - a))
+
+
+def test_recursion_floor_and_vacuous_ratio_by_iteration():
+    for a, ratio in [(0.05, 1.0), (0.2, 4.0), (0.25, 16.0)]:
+        assert contraction_bound(0.7, a, ratio) == pytest.approx(_step(0.7, a, ratio), rel=1e-14)
+        d = 0.9
+        traj = [d]
+        for _ in range(3000):
+            d = _step(d, a, ratio)
+            traj.append(d)
+        assert noise_floor(a, ratio) == pytest.approx(d, rel=1e-10)  # the fixed point
+        for t in (0, 1, 5, 17):
+            assert floor_recursion(0.9, a, ratio, t) == pytest.approx(traj[t], rel=1e-12)
+        # at n/n0 = vacuous_ratio(a) the floor is exactly 1
+        assert noise_floor(a, vacuous_ratio(a)) == pytest.approx(1.0, rel=1e-12)
+        assert target_error(a, 8 * ratio, 8, 1.2) == pytest.approx(1.2 * noise_floor(a, ratio), rel=1e-14)
+    assert vacuous_ratio(0.25) == pytest.approx(4.64, abs=0.01)
+    for bad_a in (0.0, 1.0, -0.1):
+        with pytest.raises(ValueError):
+            noise_floor(bad_a, 2.0)
+    for bad_c in (1.0, math.sqrt(2), 1.5):
+        with pytest.raises(ValueError):
+            target_error(0.1, 64, 4, bad_c)
+
+
+@pytest.mark.parametrize("r, N, n0, lam, c", [(0, 64, 4, 1.0, 0.0), (2, 64, 4, 2.0, 3.0), (1, 32, 2, 0.5, 10.0)])
+def test_progress_ratio_is_one_round_decrease_over_round_cost(r, N, n0, lam, c):
+    a, dist = 0.1, 0.8
+    decrease = dist - _step(dist, a, 2.0 ** r)
+    cost = _order_stat_mean(min(N, n0 * 2 ** r), N, lam) + c / lam
+    assert progress_ratio(dist, a, r, N, n0, lam, c) == pytest.approx(decrease / cost, rel=1e-12)
+    # Lemma B.1: at X_{r+1} stages r and r+1 make the same progress per unit time
+    X = switch_point(r, a, N, n0, lam, c)
+    assert progress_ratio(X, a, r, N, n0, lam, c) == pytest.approx(progress_ratio(X, a, r + 1, N, n0, lam, c),
+                                                                  rel=1e-10)
+    if r >= 1:  # the stage-r recursion from X_r lands on X_{r+1} after t^r rounds
+        t = stage_rounds(r, a, N, n0, lam)
+        assert floor_recursion(switch_point(r - 1, a, N, n0, lam, c), a, 2.0 ** r, t) == pytest.approx(X, rel=1e-10)
+
+
+def test_rounds_to_target_land_on_the_target():
+    a, N, n0, c_hat = 0.1, 64, 4, 1.2
+    eps = target_error(a, N, n0, c_hat)
+    R = 4
+    for lam, c in ((1.0, 0.0), (2.0, 5.0)):
+        t2 = phase2_rounds_exact(a, N, n0, c_hat, lam, c)
+        X_R = switch_point(R - 1, a, N, n0, lam, c)
+        assert floor_recursion(X_R, a, 2.0 ** R, t2) == pytest.approx(eps, rel=1e-10)
+    for d0 in (1.0, 0.9):  # above the target 1.2 D = 0.62
+        tf = fedrep_rounds_exact(a, N, n0, c_hat, d0)
+        assert floor_recursion(d0, a, N / n0, tf) == pytest.approx(eps, rel=1e-10)
+
+
+def test_theorem47_probability_and_m_condition_hand_values():
+    # 1 - T exp(-90 min(d, k^2 log N)): the d branch (d = 1 < 2), then the k^2 log N branch (0.5 and 4 * 0.25)
+    assert theorem47_probability(0.5 * math.exp(90), 1, 1, math.exp(2)) == pytest.approx(0.5, rel=1e-12)
+    assert theorem47_probability(0.5 * math.exp(45), 10, 1, math.exp(0.5)) == pytest.approx(0.5, rel=1e-12)
+    assert theorem47_probability(0.25 * math.exp(90), 10, 2, math.exp(0.25)) == pytest.approx(0.75, rel=1e-12)
+    assert theorem47_probability(10 * math.exp(90), 1, 1, math.exp(2)) == 0.0
+    # m >= c0 (1 + sigma^2) k^3 kappa^4 / E0^2 max(log N, d/n0)
+    assert theorem47_m_condition(2, 40, math.exp(3), 4, 2.0, 0.5, 1.0, c0=0.5) == pytest.approx(
+        0.5 * 2 * 8 * 16 / 0.25 * 10, rel=1e-12)
+    assert theorem47_m_condition(2, 8, math.exp(3), 4, 1.0, 1.0, 0.0) == pytest.approx(8 * 3, rel=1e-12)
+
+
+@pytest.mark.parametrize("N, c_hat, base", [(math.exp(4), 1 + math.exp(-1), math.e), (16.0, 1.25, 2.0)])
+def test_lemma_b3_and_theorem49_hand_values(N, c_hat, base):
+    # natural: log N = 4, L = 1; base 2: log2 16 = 4, L = log2 4 = 2; a with log(1/(1-a)) = 1
+    L = 1.0 if base == math.e else 2.0
+    a = 1 - 1 / base
+    assert lemma_b3_bound(N, a, c_hat, 2.0, log_base=base) == pytest.approx(4 * (4 + 2 * L) / 2, rel=1e-12)
+    for c in (0.0, 1.5):
+        ratio = theorem49_ratio_bound(N, c_hat, c, log_base=base)
+        assert ratio == pytest.approx((6 * (c + 1) + 4 * L) / (4 + 2 * L), rel=1e-12)
+        # Theorem 4.9 is Lemma B.2 over Lemma B.3
+        assert ratio == pytest.approx(lemma_b2_bound(N, a, c_hat, 2.0, c, log_base=base)
+                                      / lemma_b3_bound(N, a, c_hat, 2.0, log_base=base), rel=1e-12)
+
+
+def _wallclock_loop(N, n0, a, c_hat, lam, c, schedule):
+    """The idealised run round by round (no closed-form jumps), with plain-sum order statistics."""
+    R = int(round(math.log2(N / n0)))
+    eps = target_error(a, N, n0, c_hat)
+    X = [switch_point(q, a, N, n0, lam, c) for q in range(R)]
+    d, time, rounds, r = 1.0, 0.0, 0, (0 if schedule == "srpfl" else R)
+    per = [0] * (R + 1)
+    while d > eps:
+        while schedule == "srpfl" and r < R and d <= X[r]:
+            r += 1
+        d = _step(d, a, 2.0 ** r)
+        time += _order_stat_mean(min(N, n0 * 2 ** r), N, lam) + c / lam
+        rounds += 1
+        per[r] += 1
+    return time, rounds, per
+
+
+@pytest.mark.parametrize("schedule", ["srpfl", "fedrep"])
+@pytest.mark.parametrize("N, n0, a, c_hat, lam, c", [(64, 4, 0.1, 1.2, 1.0, 0.0), (128, 2, 0.05, 1.1, 2.0, 3.0)])
+def test_idealised_wallclock_against_a_round_by_round_loop(schedule, N, n0, a, c_hat, lam, c):
+    t, rounds, per = idealised_wallclock(N, n0, a, c_hat, lam, c, schedule=schedule)
+    t2, rounds2, per2 = _wallclock_loop(N, n0, a, c_hat, lam, c, schedule)
+    assert (rounds, list(per)) == (rounds2, per2)
+    assert t == pytest.approx(t2, rel=1e-10)
+
+
+def test_idealised_wallclock_rejects_bad_input():
+    for bad in (dict(N=1), dict(n0=0), dict(n0=128), dict(N=48), dict(c_hat=1.0), dict(lam=0.0), dict(c=-1.0),
+                dict(a=0.0)):
+        with pytest.raises(ValueError):
+            idealised_wallclock(**{**dict(N=64, n0=4, a=0.1, c_hat=1.2, lam=1.0, c=0.0), **bad})
+    with pytest.raises(ValueError, match="max_rounds"):
+        idealised_wallclock(64, 4, 0.1, 1.2, max_rounds=5)

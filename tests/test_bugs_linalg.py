@@ -1,0 +1,188 @@
+"""Tests that catch silent bugs in fedtheory.linalg (issue 11; found by mutation testing).
+
+Referees: numpy's own QR/lstsq/solve applied system by system in plain loops, orthonormality and
+triangularity identities, and the Haar law of random orthonormal matrices by Monte Carlo.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+from fedtheory import linalg
+from fedtheory._warnings import IllConditionedWarning
+from fedtheory.linalg import (batched_solve, blas_single_thread, orthogonal_complement, orthonormalize,
+                              principal_angle_distance, principal_angle_distance_def1, random_orthonormal)
+
+
+# --------------------------------------------------------------------------- input checks
+def test_input_errors_name_the_argument():
+    with pytest.raises(ValueError, match=r"`B1` must be a matrix or a stack of matrices \(ndim >= 2\)"):
+        principal_angle_distance(np.ones(3), np.ones((3, 1)))
+    with pytest.raises(ValueError, match="`B2` must be tall"):
+        principal_angle_distance(np.ones((3, 1)), np.ones((3, 4)))
+    with pytest.raises(ValueError, match="`B` must be finite"):
+        orthonormalize(np.array([[1.0], [np.nan]]))
+    with pytest.raises(ValueError, match="`B` must be tall"):
+        orthogonal_complement(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="same number of rows"):
+        principal_angle_distance(np.ones((3, 1)), np.ones((4, 1)))
+
+
+def test_wide_stack_is_rejected():
+    with pytest.raises(ValueError, match="`B` must be tall"):
+        orthonormalize(np.ones((4, 2, 3)))  # a stack of 2 x 3 (wide) matrices
+
+
+# --------------------------------------------------------------------------- QR conventions
+def test_orthonormalize_zero_column_keeps_unit_norm_and_positive_diagonal():
+    B = np.array([[1.0, 0.0], [2.0, 0.0], [0.0, 0.0]])  # rank 1: R[1, 1] = 0 exactly
+    Q = orthonormalize(B)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(2), atol=1e-14)
+    R = Q.T @ B
+    assert np.all(np.diag(R) >= -1e-14)
+    np.testing.assert_allclose(Q @ R, B, atol=1e-14)
+
+
+def test_orthonormalize_stack_matches_loop_of_numpy_qr_with_positive_diagonal():
+    rng = np.random.default_rng(0)
+    B = rng.standard_normal((2, 3, 5, 2))
+    Q = orthonormalize(B)
+    for i in range(2):
+        for j in range(3):
+            q, r = np.linalg.qr(B[i, j])
+            sg = np.sign(np.diag(r))
+            np.testing.assert_allclose(Q[i, j], q * sg, atol=1e-13)
+
+
+def test_orthogonal_complement_of_a_stack():
+    rng = np.random.default_rng(1)
+    B = rng.standard_normal((3, 5, 2))
+    C = orthogonal_complement(B)
+    assert C.shape == (3, 5, 3)
+    for i in range(3):
+        np.testing.assert_allclose(C[i].T @ C[i], np.eye(3), atol=1e-13)
+        np.testing.assert_allclose(C[i].T @ B[i], 0, atol=1e-13)
+
+
+def test_distance_is_a_float_and_never_above_one():
+    e1 = np.array([[1.0], [0.0], [0.0]])
+    v = np.array([[0.0], [1.0], [22.0]])  # normalised v has 2-norm 1 + 2.2e-16 in floating point
+    out = principal_angle_distance(e1, v)
+    assert type(out) is float and out == 1.0
+    B1, B2 = np.eye(4)[:, :2], np.eye(4)[:, 1:3]
+    assert principal_angle_distance(B1, B2) == pytest.approx(1.0)
+    # Definition 1 with k = 2: the spectral norm (the Frobenius norm would be sqrt(2))
+    B2 = np.eye(4)[:, 2:]
+    assert principal_angle_distance_def1(B1, B2) == pytest.approx(1.0, abs=1e-14)
+    a = np.array([[1.0, 0], [0, 1], [0, 1], [0, 0]])
+    assert principal_angle_distance_def1(np.eye(4)[:, :2], a) == pytest.approx(np.sqrt(0.5), abs=1e-14)
+
+
+def test_random_orthonormal_is_haar_with_positive_qr_convention():
+    rng = np.random.default_rng(5)
+    ref = np.random.default_rng(5)
+    B = random_orthonormal(rng, 4, 2, size=(3,))
+    assert B.shape == (3, 4, 2)
+    G = ref.standard_normal((3, 4, 2))
+    for i in range(3):
+        q, r = np.linalg.qr(G[i])
+        np.testing.assert_allclose(B[i], q * np.sign(np.diag(r)), atol=1e-13)
+    # Haar: every entry has mean 0 and variance 1/d
+    X = random_orthonormal(np.random.default_rng(0), 5, 2, size=(4000,))
+    assert abs(X[:, 0, 0].mean()) < 4 * np.sqrt(0.2 / 4000)
+    assert np.mean(X[:, 2, 1] ** 2) == pytest.approx(0.2, abs=4 * 0.2 * np.sqrt(2 / 4000))
+
+
+# --------------------------------------------------------------------------- batched_solve
+def _no_warnings():
+    ctx = warnings.catch_warnings()
+    ctx.__enter__()
+    warnings.simplefilter("error")
+    return ctx
+
+
+def test_batched_solve_well_conditioned_systems_do_not_warn():
+    ctx = _no_warnings()
+    try:
+        # non-symmetric, well conditioned (its symmetrised lower triangle [[1,1],[1,1]] is singular)
+        A = np.array([[1.0, 0.0], [1.0, 1.0]])
+        np.testing.assert_allclose(batched_solve(A, np.array([1.0, 3.0])), [1.0, 2.0], atol=1e-15)
+        # scale must not matter: 1e-12 I is perfectly conditioned, next to I, with one and two batch axes
+        A = np.stack([1e-12 * np.eye(3), np.eye(3)])
+        for sym in (False, True):
+            x = batched_solve(A, np.ones((2, 3)), symmetric=sym)
+            np.testing.assert_allclose(x, [[1e12] * 3, [1.0] * 3], rtol=1e-12)
+        A2 = np.stack([np.stack([s * np.eye(2) for s in (1e-12, 1.0, 1e12)])] * 2)  # (2, 3, 2, 2)
+        for sym in (False, True):
+            x = batched_solve(A2, np.ones((2, 3, 2)), symmetric=sym)
+            np.testing.assert_allclose(x[1], [[1e12] * 2, [1.0] * 2, [1e-12] * 2], rtol=1e-12)
+    finally:
+        ctx.__exit__(None, None, None)
+
+
+def _solve_loop(A, b):
+    """Reference: per system, numpy.linalg.solve if sigma_min/sigma_max > 1e-10, else minimum-norm lstsq."""
+    sv = np.linalg.svd(A, compute_uv=False)
+    if sv[0] > 0 and sv[-1] / sv[0] > 1e-10:
+        return np.linalg.solve(A, b)
+    return np.linalg.lstsq(A, b, rcond=None)[0]
+
+
+@pytest.mark.parametrize("sym", [False, True])
+def test_batched_solve_ill_conditioned_stack_falls_back_to_lstsq(sym):
+    rng = np.random.default_rng(3)
+    good = rng.standard_normal((3, 3))
+    good = good @ good.T + np.eye(3)
+    A = np.stack([good, np.diag([1.0, 1e-11, 1e-11]), np.diag([1.0, 1.0, 1e-11]), np.zeros((3, 3)),
+                  np.diag([1.0, 0.5, 0.5])])
+    # two batch axes, matrix right-hand side with q != p, and a vector right-hand side broadcast over A
+    AA = np.stack([A, A[::-1]])  # (2, 5, 3, 3)
+    bm = rng.standard_normal((2, 5, 3, 2))
+    with pytest.warns(IllConditionedWarning) as rec:
+        x = batched_solve(AA, bm, symmetric=sym)
+    assert x.shape == (2, 5, 3, 2)
+    for i in range(2):
+        for j in range(5):
+            np.testing.assert_allclose(x[i, j], _solve_loop(AA[i, j], bm[i, j]), atol=1e-12)
+    msg = str(rec[0].message)
+    assert msg.startswith("6 ill-conditioned linear system(s) (sigma_min/sigma_max <= 1e-10)")
+    assert msg.endswith("solved by least squares (minimum-norm) instead")
+    assert rec[0].filename != linalg.__file__  # stacklevel=2: attributed to a caller, not to linalg.py
+    bv = rng.standard_normal((1, 3))  # one right-hand side broadcast over the stack
+    with pytest.warns(IllConditionedWarning, match="3 ill-conditioned head solve"):
+        xv = batched_solve(A, bv, what="head solve", symmetric=sym)
+    assert xv.shape == (5, 3)
+    for j in range(5):
+        np.testing.assert_allclose(xv[j], _solve_loop(A[j], bv[0]), atol=1e-12)
+    # one system, a matrix of right-hand sides (p x q)
+    bs = rng.standard_normal((3, 4))
+    with pytest.warns(IllConditionedWarning):
+        xs = batched_solve(A[1], bs, symmetric=sym)
+    np.testing.assert_allclose(xs, np.linalg.lstsq(A[1], bs, rcond=None)[0], atol=1e-12)
+
+
+def test_batched_solve_threshold_is_strict_and_zero_matrix_does_not_divide_by_zero():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.warns(IllConditionedWarning, match="1 ill-conditioned"):
+            x = batched_solve(np.diag([1.0, 0.5]), np.array([1.0, 1.0]), rcond=0.5)  # ratio == rcond: bad
+        np.testing.assert_allclose(x, [1.0, 2.0])
+        with pytest.warns(IllConditionedWarning):
+            z = batched_solve(np.zeros((2, 2)), np.array([1.0, 1.0]))
+        np.testing.assert_array_equal(z, [0.0, 0.0])
+
+
+def test_blas_single_thread_limits_blas_only(monkeypatch):
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    monkeypatch.setattr(linalg, "_CONTROLLER", None)
+    with threadpool_limits(limits=2):
+        before = {(i["user_api"], i["filepath"]): i["num_threads"] for i in threadpool_info()}
+        with blas_single_thread():
+            inside = threadpool_info()
+        assert linalg._CONTROLLER is not None
+    blas = [i for i in inside if i["user_api"] == "blas"]
+    assert all(i["num_threads"] == 1 for i in blas)
+    for i in inside:
+        if i["user_api"] != "blas":
+            assert i["num_threads"] == before[(i["user_api"], i["filepath"])]
