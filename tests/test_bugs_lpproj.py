@@ -267,3 +267,132 @@ def test_proposition16_threshold_and_derivative():
     L0 = lambda x: uniform_loss("lp-proj-2", x, N=10, n=20, d=6, d_sub=3)  # noqa: E731
     assert loss_derivative_lpproj(0.7, d_sub=3, N=10, n=20) == pytest.approx((L0(0.7 + 1e-6) - L0(0.7 - 1e-6)) / 2e-6,
                                                                             rel=1e-5)
+
+
+# --------------------------------------------------------------------------- algorithms.py, more paths
+from fedtheory.lpproj.algorithms import (admm_l1_inner, attack_messages, benign_losses,  # noqa: E402
+                                         lpproj2_general_solution)
+
+
+def _data(seed=0, N=5, d=4, d_sub=2, n=9, b=1.5):
+    prob = make_problem(N=N, d=d, d_sub=d_sub, n=n, b=b, sigma=0.6, heterogeneity=0.4, seed=seed)
+    Xi, y = prob.sample_data(np.random.default_rng(seed + 1))
+    return prob, Xi, y
+
+
+@pytest.mark.parametrize("method", ["fedavg", "ditto"])
+def test_algorithm1_fedavg_and_ditto_against_plain_loops(method):
+    prob, Xi, y = _data()
+    N, n, d = Xi.shape
+    lam, eta, R, T, beta = 0.8, 0.3, 4, 3, 0.7
+    w0 = np.array([0.1, -0.2, 0.3, 0.0])
+    res = run_algorithm1(prob, lam, method=method, T=T, R=R, beta=beta, eta=eta, w0=w0, data=(Xi, y))
+    w = w0.copy()
+    for _ in range(T):
+        msgs = []
+        for k in range(N):
+            wk = w.copy()
+            for _ in range(R):  # GD on f_k(x) = ||Xi_k x - y_k||^2/(2n)
+                wk = wk - eta * (Xi[k].T @ (Xi[k] @ wk - y[k]) / n)
+            msgs.append(wk)
+        w = (1 - beta) * w + beta * np.mean(msgs, axis=0)
+    np.testing.assert_allclose(res.w, w, atol=1e-12)
+    assert res.history.shape == (T + 1, d) and np.array_equal(res.history[0], w0)
+    for k in range(N):
+        if method == "fedavg":
+            np.testing.assert_allclose(res.x[k], w, atol=1e-12)
+        else:  # the exact prox step argmin f_k(x) + (lam/2)||x - w||^2
+            A = Xi[k].T @ Xi[k] / n + lam * np.eye(d)
+            np.testing.assert_allclose(res.x[k], np.linalg.solve(A, Xi[k].T @ y[k] / n + lam * w), atol=1e-12)
+    assert res.params["method"] == method and res.params["beta"] == beta
+
+
+def test_algorithm1_attack_replaces_the_last_clients_and_server_divides_by_S():
+    prob, Xi, y = _data(seed=2)
+    lam, eta, R = 0.5, 0.4, 2
+    P = prob.P
+    res = run_algorithm1(prob, lam, T=1, R=R, eta=eta, attack="same-value", N_a=2, tau=0.0, data=(Xi, y))
+    msgs = _client_messages(Xi, y, P, lam, eta, R, np.zeros(P.shape[0]))
+    msgs[-2:] = 0.0  # same-value with tau = 0: the two malicious clients send 0
+    np.testing.assert_allclose(res.w, msgs.mean(axis=0), atol=1e-12)
+    # the personalised models at the final global model: the exact inner solve of (3)
+    for k in range(prob.N):
+        A = Xi[k].T @ Xi[k] / Xi.shape[1] + lam * P.T @ P
+        np.testing.assert_allclose(res.x[k], np.linalg.solve(A, Xi[k].T @ y[k] / Xi.shape[1] + lam * P.T @ res.w),
+                                   atol=1e-12)
+    with pytest.raises(ValueError):
+        run_algorithm1(prob, lam, attack="same-value", N_a=prob.N, data=(Xi, y))
+
+
+def test_admm_l1_inner_is_optimal():
+    from scipy.optimize import minimize
+
+    prob, Xi, y = _data(seed=4)
+    n = Xi.shape[1]
+    G = np.swapaxes(Xi, 1, 2) @ Xi / n
+    h = np.einsum("knd,kn->kd", Xi, y) / n
+    w = np.array([[0.3, -0.1]] * prob.N)
+    lam = 0.7
+    x, iters = admm_l1_inner(G, h, prob.P, w, lam, nu=1e-14)
+    assert 1 <= iters < 10_000
+    for k in range(prob.N):
+        f = lambda z: 0.5 * z @ G[k] @ z - h[k] @ z + lam * np.sum(np.abs(w[k] - prob.P @ z))  # noqa: E731
+        best = minimize(f, np.zeros(prob.d), method="Powell", options={"xtol": 1e-10, "ftol": 1e-14}).x
+        assert f(x[k]) <= f(best) + 1e-9
+        rng = np.random.default_rng(k)
+        assert all(f(x[k]) <= f(x[k] + 1e-4 * rng.standard_normal(prob.d)) + 1e-12 for _ in range(50))
+    # max_iter bounds the iterations
+    assert admm_l1_inner(G, h, prob.P, w, lam, nu=0.0, max_iter=3)[1] == 3
+
+
+def test_lpproj2_general_solution_against_the_joint_normal_equations():
+    """Minimise sum_k [x_k^T G_k x_k/2 - h_k^T x_k + (lam/2)||P x_k - w||^2] over (w, x_1..x_N) jointly."""
+    prob, Xi, y = _data(seed=6)
+    N, n, d = Xi.shape
+    P = np.random.default_rng(0).standard_normal((2, d))  # any full-row-rank P
+    lam = 0.9
+    G = np.swapaxes(Xi, 1, 2) @ Xi / n
+    h = np.einsum("knd,kn->kd", Xi, y) / n
+    q = P.shape[0]
+    dim = q + N * d
+    H = np.zeros((dim, dim))
+    g = np.zeros(dim)
+    H[:q, :q] = N * lam * np.eye(q)
+    for k in range(N):
+        s = slice(q + k * d, q + (k + 1) * d)
+        H[s, s] = G[k] + lam * P.T @ P
+        H[s, :q] = -lam * P.T
+        H[:q, s] = -lam * P
+        g[s] = h[k]
+    z = np.linalg.solve(H, g)
+    w, x = lpproj2_general_solution(G, h, P, lam)
+    np.testing.assert_allclose(w, z[:q], atol=1e-10)
+    np.testing.assert_allclose(x, z[q:].reshape(N, d), atol=1e-10)
+
+
+def test_attack_messages_laws():
+    rng = np.random.default_rng(0)
+    honest = np.array([[1.0, -2.0, 0.5]] * 4)  # (N_a = 4, dim 3)
+    reps, tau = 20000, 1.5
+    sv = attack_messages(rng, "same-value", np.broadcast_to(honest, (reps, 4, 3)), tau)
+    assert np.all(sv == sv[..., :1])  # one value per client
+    assert np.var(sv[..., 0]) == pytest.approx(tau ** 2, rel=0.03) and abs(sv.mean()) < 0.03
+    ga = attack_messages(rng, "gaussian", np.broadcast_to(honest, (reps, 4, 3)), tau)
+    assert np.var(ga) == pytest.approx(tau ** 2, rel=0.03) and abs(np.corrcoef(ga[:, 0, 0], ga[:, 0, 1])[0, 1]) < 0.03
+    sf = attack_messages(rng, "sign-flip", np.broadcast_to(honest, (reps, 4, 3)), tau)
+    ratio = sf / honest
+    np.testing.assert_allclose(ratio, np.broadcast_to(ratio[..., :1], ratio.shape), atol=1e-12)
+    assert np.all(ratio <= 0)
+    assert np.mean(-ratio[..., 0]) == pytest.approx(tau * math.sqrt(2 / math.pi), rel=0.02)
+    with pytest.raises(ValueError, match="`attack`"):
+        attack_messages(rng, "flood", honest, tau)
+
+
+def test_benign_losses_hand_case():
+    W = np.array([[0.0, 0.0], [1.0, 1.0], [5.0, 5.0]])
+    x = np.array([[1.0, 0.0], [1.0, 2.0], [0.0, 0.0]])
+    # benign = first two: ||x - w||^2 = 1 and 1; sigma^2/2 + (b/2) * mean = 0.5 * 0.25 + 1.5 * 1
+    assert benign_losses(x, W, 3.0, 0.5, N_a=1) == pytest.approx(0.125 + 1.5)
+    assert benign_losses(x, W, 3.0, 0.5) == pytest.approx(0.125 + 1.5 * (1 + 1 + 50) / 3)
+    stack = benign_losses(np.stack([x, W]), W, 3.0, 0.5, N_a=1)
+    assert stack.shape == (2,) and stack[1] == pytest.approx(0.125)

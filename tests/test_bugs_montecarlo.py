@@ -61,7 +61,7 @@ def test_mc_mean_interval_covers_at_its_level_for_n_3():
     assert lo <= hits2 / reps <= hi, hits2
 
 
-@pytest.mark.parametrize("block, n", [(2, 7), (3, 3), (4, 16), (5, 1)])
+@pytest.mark.parametrize("block, n", [(2, 7), (3, 3), (4, 16), (5, 1), (1, 4)])
 def test_mc_mean_blocks_fold_to_the_plain_mean_and_variance(block, n):
     n = max(n, 2)
     rng = np.random.default_rng(block)
@@ -93,6 +93,7 @@ def test_estimate_covers_z_score_and_unpacking():
     assert est.covers(est.ci_low) and est.covers(est.ci_high)
     assert not est.covers(est.ci_high + 1e-9)
     assert est.covers(est.ci_high + 0.5, atol=0.5) and not est.covers(est.ci_low - 0.6, atol=0.5)
+    assert est.covers(est.ci_low - 0.4, atol=0.5) and not est.covers(est.ci_high + 0.6, atol=0.5)
     assert type(est.covers(2.5)) is bool
     assert est.z_score(2.5 - 2 * se) == pytest.approx(2.0)
     assert est.z_score(2.5 + se) == pytest.approx(-1.0)
@@ -121,21 +122,19 @@ def test_estimate_from_samples_and_mc_mean_reject_bad_input():
         estimate_from_samples(np.array([1.0]))
     with pytest.raises(ValueError, match="must return 3 replications along axis 0; got shape"):
         mc_mean(lambda g, size: np.zeros(size + 1), 3, seed=0)
-    with pytest.raises(ValueError):
-        mc_mean(lambda g, size: np.zeros(size), 1, seed=0)
-    with pytest.raises(ValueError):
-        mc_mean(lambda g, size: np.zeros(size), 5, seed=0, chunk=0)
-    with pytest.raises(ValueError):
-        mc_mean(lambda g, size: np.zeros(size), 5, seed=0, confidence=1.0)
-    with pytest.raises(ValueError):
-        mc_mean(lambda g, size: np.zeros(size), 5, seed=0, block=0)
+    z = lambda g, size: np.zeros(size)  # noqa: E731
+    for kw, name in ((dict(n_samples=1), "n_samples"), (dict(chunk=0), "chunk"), (dict(confidence=1.0), "confidence"),
+                     (dict(confidence=0.0), "confidence"), (dict(block=0), "block")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            mc_mean(z, **{**dict(n_samples=5, seed=0), **kw})
+    assert mc_mean(z, 2, seed=0, chunk=1, block=1).mean == 0.0  # the smallest valid values
 
 
 @pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (10, 10), (7, 40)])
 def test_proportion_estimate_against_beta_quantiles_and_wilson_formula(k, n):
     from fedtheory.montecarlo import proportion_estimate
 
-    conf = 0.95
+    conf = 0.9
     a = 1 - conf
     est = proportion_estimate(k, n, confidence=conf)
     lo = 0.0 if k == 0 else stats.beta(k, n - k + 1).ppf(a / 2)
@@ -149,17 +148,23 @@ def test_proportion_estimate_against_beta_quantiles_and_wilson_formula(k, n):
     half = z / (1 + z * z / n) * math.sqrt(k / n * (1 - k / n) / n + z * z / (4 * n * n))
     assert (w.ci_low, w.ci_high) == pytest.approx((centre - half, centre + half), abs=1e-10)
     assert w.confidence == conf and w.method == "wilson"
-    assert est.summary() == f"{k}/{n} = {k / n:.4g}, 95% Clopper-Pearson CI [{lo:.4g}, {hi:.4g}]"
+    assert est.summary() == f"{k}/{n} = {k / n:.4g}, 90% Clopper-Pearson CI [{lo:.4g}, {hi:.4g}]"
     assert "Wilson CI" in w.summary() and repr(w) == f"ProportionEstimate({w.summary()})"
 
 
 def test_proportion_estimate_rejects_bad_input():
     from fedtheory.montecarlo import proportion_estimate
 
+    from fedtheory.montecarlo import ProportionEstimate
+
     with pytest.raises(ValueError, match="`method` must be one of: 'beta', 'wilson'; got 'exact'"):
         proportion_estimate(1, 2, method="exact")
-    for args in ((3, 2), (-1, 2), (0, 0)):
-        with pytest.raises(ValueError):
+    for args, name in (((3, 2), "successes"), ((-1, 2), "successes"), ((0, 0), "n")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
             proportion_estimate(*args)
-    with pytest.raises(ValueError):
-        proportion_estimate(1, 2, confidence=0.0)
+    for conf in (0.0, 1.0):
+        with pytest.raises(ValueError, match="`confidence`"):
+            proportion_estimate(1, 2, confidence=conf)
+    assert proportion_estimate(1, 1).p_hat == 1.0  # n = 1 is allowed
+    other = ProportionEstimate(1, 2, 0.5, 0.1, 0.9, 0.95, method="jeffreys")
+    assert other.summary() == "1/2 = 0.5, 95% jeffreys CI [0.1, 0.9]"

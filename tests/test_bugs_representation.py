@@ -171,13 +171,16 @@ def test_theorem1_rate_bound_and_max_eta_hand_values_and_domain():
     np.testing.assert_allclose(theorem1_max_eta([0.5, 1.0]), [1.0, 0.25])
     for bad in (dict(eta=-0.1), dict(eta=np.nan), dict(eta=np.inf), dict(E0=-0.01), dict(E0=1.01),
                 dict(sigma_min=-1.0), dict(sigma_min=np.nan)):
-        with pytest.raises(ValueError, match=list(bad)[0]):
+        with pytest.raises(ValueError, match=f"`{list(bad)[0]}`"):
             theorem1_rate(**{**dict(eta=0.1, E0=0.5, sigma_min=1.0), **bad})
     for bad in (dict(dist0=-0.1), dict(dist0=1.1), dict(T=-1)):
-        with pytest.raises(ValueError, match=list(bad)[0]):
+        with pytest.raises(ValueError, match=f"`{list(bad)[0]}`"):
             theorem1_bound(**{**dict(T=1, dist0=0.5, eta=0.1, E0=0.5, sigma_min=1.0), **bad})
-    with pytest.raises(ValueError, match="sigma_max"):
+    with pytest.raises(ValueError, match="`sigma_max`"):
         theorem1_max_eta(-1.0)
+    # integer input is computed in floating point (an int64 square would overflow here)
+    assert theorem1_max_eta(4_000_000_000) == pytest.approx(1 / (4 * 1.6e19), rel=1e-12)
+    assert theorem1_rate(1, 1, 1) == pytest.approx(math.sqrt(0.5))
     assert theorem1_rate(0.1, 1.0, 0.0) == 1.0  # the boundaries 0 are allowed
 
 
@@ -260,14 +263,17 @@ def test_mom_expectation_rademacher_by_exact_enumeration():
         for th in theta:
             exact_g += wgt * ((th @ x) ** 2 + sigma ** 2) * np.outer(x, x) / len(theta)
     np.testing.assert_allclose(mom_expectation(B_star, W_star, sigma), exact_g, atol=1e-10)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="`sigma`"):
         mom_expectation(B_star, W_star, -1.0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="`design`"):
         mom_expectation(B_star, W_star, 0.0, "uniform")
+    # defaults: noiseless Gaussian design, (||theta||^2) I + 2 theta theta^T averaged
+    expect = np.mean([th @ th * np.eye(3) + 2 * np.outer(th, th) for th in theta], axis=0)
+    np.testing.assert_allclose(mom_expectation(B_star, W_star), expect, atol=1e-12)
 
 
 def test_federation_helps_interval_roots_and_empty_set():
-    for d, C in [(20.0, 1.0), (30.0, 2.5), (8.0, 0.5)]:
+    for d, C in [(20.0, 1.0), (30.0, 2.5), (8.0, 0.5), (100.0, 1.0)]:
         lo, hi = federation_helps_interval(d, C)
         for n in (lo, hi):
             assert C * (math.log(n) + d / n) == pytest.approx(d, rel=1e-9)
@@ -276,8 +282,9 @@ def test_federation_helps_interval_roots_and_empty_set():
     # empty: C (1 + log d) >= d
     assert all(math.isnan(v) for v in federation_helps_interval(1.0, 1.0))
     assert all(math.isnan(v) for v in federation_helps_interval(20.0, 10.0))
-    for bad in (dict(d=0.0), dict(d=-1.0), dict(C=0.0)):
-        with pytest.raises(ValueError):
+    assert all(math.isnan(v) for v in federation_helps_interval(0.5, 2.0))  # d in (0, 1] is allowed
+    for bad in (dict(d=0.0), dict(d=-1.0), dict(C=0.0), dict(C=-1.0)):
+        with pytest.raises(ValueError, match=f"`{list(bad)[0]}`"):
             federation_helps_interval(**{**dict(d=20.0, C=1.0), **bad})
 
 
@@ -290,6 +297,7 @@ def test_min_norm_and_ols_risk_hand_values():
     ctx = _quiet()
     try:
         assert math.isnan(ols_excess_risk(3, 4, 0.5)) and math.isnan(ols_excess_risk(3, 2, 0.5))
+        assert math.isnan(ols_excess_risk(3, 4, 0.0))  # 0/0 at m = p + 1, quietly NaN
     finally:
         ctx.__exit__(None, None, None)
     assert ols_excess_risk(3, 5, 1.0) == pytest.approx(3.0)
