@@ -284,3 +284,110 @@ def test_idealised_wallclock_rejects_bad_input():
             idealised_wallclock(**{**dict(N=64, n0=4, a=0.1, c_hat=1.2, lam=1.0, c=0.0), **bad})
     with pytest.raises(ValueError, match="max_rounds"):
         idealised_wallclock(64, 4, 0.1, 1.2, max_rounds=5)
+
+
+# --------------------------------------------------------------------------- run_srpfl options
+def test_resample_per_stage_keeps_the_active_set_within_a_stage():
+    res, log = _run_recorded(d=6, k=2, M=30, N=8, n0=2, m=6, stage_lengths=3, rounds=10, resample="stage", seed=1)
+    for t in range(1, len(log)):
+        same = np.array_equal(log[t][0], log[t - 1][0])
+        assert same == (res.stage[t] == res.stage[t - 1]), t  # redrawn exactly at a stage change
+    res2, log2 = _run_recorded(d=6, k=2, M=30, N=8, n0=2, m=6, stage_lengths=3, rounds=4, resample="round", seed=1)
+    assert not np.array_equal(log2[0][0], log2[1][0])
+
+
+def test_stage_lengths_list_and_last_stage_runs_on():
+    res = run_srpfl(d=6, k=2, M=16, N=16, n0=2, m=6, stage_lengths=[1, 2, 3], rounds=12, seed=0)
+    assert res.stage.tolist() == [0, 1, 1, 2, 2, 2] + [3] * 6
+    assert res.participants.tolist() == [2, 4, 4, 8, 8, 8] + [16] * 6
+    assert res.params["stage_lengths"] == [1, 2, 3]
+    res = run_srpfl(d=6, k=2, M=16, N=16, n0=2, m=6, stage_lengths=2, seed=0)  # default budget: 2 x 4 stages
+    assert res.stage.tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
+    fr = run_srpfl(d=6, k=2, M=16, N=16, n0=2, m=6, schedule="all", stage_lengths=2, seed=0)
+    assert fr.participants.tolist() == [16, 16] and fr.params["schedule"] == "FedRep"
+
+
+def test_lemma_b1_stage_lengths_follow_switch_points_and_t_r():
+    N, n0, a_stage, lam, c = 16, 2, 0.05, 1.0, 0.5
+    res = run_srpfl(d=8, k=2, M=16, N=N, n0=n0, m=12, sigma=0.05, stage_lengths="lemma_b1", a_stage=a_stage,
+                    rounds=60, comm_cost=c, lam=lam, seed=3)
+    X0 = switch_point(0, a_stage, N, n0, lam, c)
+    t0 = next(t for t in range(len(res.stage)) if res.dist[t] <= X0)
+    assert np.all(res.stage[:t0] == 0) and res.stage[t0] == 1
+    # stage 1 runs ceil(t^1) rounds (t^r does not depend on c), then stage 2 starts
+    n1 = math.ceil(stage_rounds(1, a_stage, N, n0, lam))
+    assert np.sum(res.stage == 1) == n1 and res.stage[t0 + n1] == 2
+    with pytest.raises(ValueError, match="`a_stage`"):
+        run_srpfl(d=8, k=2, M=16, N=N, n0=n0, m=12, stage_lengths="lemma_b1", rounds=2)
+
+
+def test_target_stops_the_run_and_time_to():
+    full = run_srpfl(d=8, k=2, M=16, N=16, n0=4, m=20, sigma=0.0, stage_lengths=3, rounds=40, seed=2)
+    target = float(full.dist[5]) * 1.0000001
+    res = run_srpfl(d=8, k=2, M=16, N=16, n0=4, m=20, sigma=0.0, stage_lengths=3, rounds=40, target=target, seed=2)
+    first = int(np.flatnonzero(full.dist <= target)[0])
+    assert res.dist.size == first + 1 and res.dist[-1] <= target and np.all(res.dist[:-1] > target)
+    assert res.time_to(target) == res.wall_clock[-1] == full.wall_clock[first]
+    assert res.time_to(-1.0) == math.inf
+    assert res.params["target"] == target
+    assert "bound violations" in res.summary() and repr(res).startswith("SRPFLResult(SRPFL run")
+
+
+def test_eval_every_records_the_exact_mse_on_schedule():
+    res = run_srpfl(d=6, k=2, M=8, N=8, n0=2, m=8, sigma=0.3, stage_lengths=2, rounds=6, eval_every=2, seed=0)
+    assert np.isfinite(res.mse[[0, 2, 4, 6]]).all() and np.isnan(res.mse[[1, 3, 5]]).all()
+    assert np.all(res.mse[[0, 2, 4, 6]] >= 0.09)  # at least the noise sigma^2
+    none = run_srpfl(d=6, k=2, M=8, N=8, n0=2, m=8, sigma=0.3, stage_lengths=2, rounds=3, seed=0)
+    assert np.isnan(none.mse).all()
+
+
+def test_exact_mse_against_monte_carlo():
+    """_exact_mse: every client fits its head on B from m fresh samples; the expected test MSE of that fit."""
+    from fedtheory.srpfl.algorithms import _exact_mse
+
+    model = make_model(5, 2, 3, sigma=0.4, seed=0)
+    B = np.linalg.qr(np.random.default_rng(1).standard_normal((5, 2)))[0]
+    rng = np.random.default_rng(2)
+    val = _exact_mse(model, B, 10, np.random.default_rng(2))
+    X, y = model.sample(rng, np.arange(3), 10)  # the same draws as inside
+    W = np.array([np.linalg.lstsq(X[i] @ B, y[i], rcond=None)[0] for i in range(3)])
+    theta_hat = W @ B.T
+    x = np.random.default_rng(9).standard_normal((200_000, 5))
+    errs = [np.mean((x @ (model.theta_star[i] - theta_hat[i]) + 0.4 * np.random.default_rng(i).standard_normal(
+        200_000)) ** 2) for i in range(3)]
+    assert val == pytest.approx(np.mean(errs), rel=0.02)
+
+
+def test_carry_pre_qr_uses_the_unnormalised_average_after_a_switch():
+    kw = dict(d=8, k=2, M=8, N=8, n0=4, m=10, sigma=0.1, stage_lengths=2, rounds=4, seed=5)
+    qr = run_srpfl(**kw, carry="qr")
+    pre = run_srpfl(**kw, carry="pre_qr")
+    np.testing.assert_array_equal(qr.dist[:3], pre.dist[:3])  # identical until the switch
+    assert pre.params["carry"] == "pre_qr"
+    # dist depends on the column space only, and B_bar = B_next R spans the same space: still identical here,
+    # but the next round starts from a non-orthonormal B and so takes a different step
+    assert not np.allclose(qr.dist[3:], pre.dist[3:])
+
+
+def test_run_srpfl_validation_more():
+    base = dict(d=6, k=2, M=8, N=8, n0=2, m=6, rounds=2)
+    bads = [dict(k=7), dict(N=9), dict(n0=1), dict(n0=9), dict(m=1), dict(sigma=-1.0), dict(lam=0.0),
+            dict(comm_cost=-1.0), dict(schedule="fast"), dict(resample="never"), dict(carry="none"),
+            dict(init="zero"), dict(eval_every=-1), dict(stage_lengths="lemma"), dict(stage_lengths=0),
+            dict(rounds=-1), dict(target=0.0), dict(eta=0.0),
+            dict(model=make_model(6, 2, 7, seed=0)), dict(record_identities=True, sampler="reduced")]
+    for bad in bads:
+        with pytest.raises(ValueError):
+            run_srpfl(**{**base, **bad})
+
+
+def test_fedavg_wallclock_charges_the_slowest_selected_client():
+    from fedtheory.srpfl import fedavg_wallclock
+
+    sp = RecordingSpeeds(kind="iid", lam=2.0, M=12)
+    t, dist, mse = fedavg_wallclock(d=6, k=2, M=12, N=6, m=5, sigma=0.2, speeds=sp, comm_cost=1.0, lam=2.0,
+                                    rounds=5, eta=0.05, seed=1)
+    assert len(sp.log) == 5 and all(c.size == 6 for c, _ in sp.log)
+    np.testing.assert_allclose(np.diff(t), [max(tm) + 0.5 for _, tm in sp.log], rtol=1e-12)
+    assert t[0] == 0.0 and dist.shape == (6,) and mse.shape == (6,)
+    assert np.all(mse >= 0.04)  # twice objective (4), noise included
