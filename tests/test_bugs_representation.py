@@ -301,3 +301,186 @@ def test_min_norm_and_ols_risk_hand_values():
     finally:
         ctx.__exit__(None, None, None)
     assert ols_excess_risk(3, 5, 1.0) == pytest.approx(3.0)
+
+
+# --------------------------------------------------------------------------- algorithms.py: rounds and fits
+import copy  # noqa: E402
+
+from fedtheory.representation import algorithms as alg  # noqa: E402
+
+
+def _round_loop(B, X, y, eta, head_steps=None, head_lr=0.5, w_init=None, qr=True):
+    """FedRep round as a per-client loop: exact (lstsq) or GD heads, mean of per-client B-gradients, QR."""
+    c, m, _ = X.shape
+    W, R_ = [], []
+    grad = np.zeros_like(B)
+    for i in range(c):
+        A = X[i] @ B
+        if head_steps is None:
+            w = np.linalg.lstsq(A, y[i], rcond=None)[0]
+        else:
+            w = np.zeros(B.shape[1]) if w_init is None else w_init[i].copy()
+            for _ in range(head_steps):
+                w = w - head_lr * A.T @ (A @ w - y[i]) / m
+        r = A @ w - y[i]
+        grad += np.outer(X[i].T @ r, w) / m
+        W.append(w)
+        R_.append(r)
+    B_bar = B - eta * grad / c
+    if not qr:
+        return B_bar, B_bar, np.eye(B.shape[1]), np.array(W), np.array(R_)
+    Q, R = np.linalg.qr(B_bar)
+    s = np.sign(np.diag(R))
+    return Q * s, B_bar, s[:, None] * R, np.array(W), np.array(R_)
+
+
+@pytest.mark.parametrize("head_steps, qr", [(None, True), (3, True), (2, False)])
+def test_fedrep_round_against_a_per_client_loop(head_steps, qr):
+    rng = np.random.default_rng(0)
+    model = make_model(7, 2, 5, sigma=0.2, seed=4)
+    B = random_orthonormal(rng, 7, 2)
+    X, y = model.sample(rng, np.arange(5), 6)
+    w_init = rng.standard_normal((5, 2))
+    out = alg.fedrep_round(B, X, y, 0.4, w_init=w_init, head_steps=head_steps, head_lr=0.3, orthonormalize_B=qr)
+    ref = _round_loop(B, X, y, 0.4, head_steps, 0.3, w_init, qr)
+    for a, b in zip(out, ref):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+    assert np.all(np.diag(out.R) >= 0)
+    np.testing.assert_allclose(out.B_next @ out.R, out.B_bar, atol=1e-12)
+
+
+def test_stacked_and_sharded_rounds_draw_like_model_sample(monkeypatch):
+    model = make_model(6, 2, 8, sigma=0.3, seed=2)
+    B = random_orthonormal(np.random.default_rng(1), 6, 2)
+    clients = np.array([5, 1, 7, 2, 0])
+    g = np.random.default_rng(3)
+    out = alg.fedrep_round_stacked(B, model, clients, 4, 0.2, copy.deepcopy(g))
+    X, y = model.sample(copy.deepcopy(g), clients, 4)
+    for a, b in zip(out, _round_loop(B, X, y, 0.2)):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+    # shards: each part of the clients drawn from its own stream; results do not depend on workers
+    gens = [np.random.default_rng(s) for s in (10, 11)]
+    parts = np.array_split(np.arange(clients.size), 2)
+    Xs, ys = zip(*[model.sample(copy.deepcopy(gg), clients[p], 4) for p, gg in zip(parts, gens)])
+    ref = _round_loop(B, np.concatenate(Xs), np.concatenate(ys), 0.2)
+    one = alg.fedrep_round_sharded(B, model, clients, 4, 0.2, [copy.deepcopy(x) for x in gens], workers=1)
+    monkeypatch.setattr(alg, "PARALLEL_MIN_NORMALS", 0)
+    two = alg.fedrep_round_sharded(B, model, clients, 4, 0.2, [copy.deepcopy(x) for x in gens], workers=2)
+    for a, b, c in zip(one, two, ref):
+        np.testing.assert_allclose(a, c, atol=1e-12)
+        np.testing.assert_array_equal(a, b)
+    # GD heads warm-started per shard
+    w0 = np.arange(10.0).reshape(5, 2) / 10
+    sh = alg.fedrep_round_sharded(B, model, clients, 4, 0.2, [copy.deepcopy(x) for x in gens], w_init=w0,
+                                  head_steps=2, head_lr=0.25, orthonormalize_B=False)
+    ref = _round_loop(B, np.concatenate(Xs), np.concatenate(ys), 0.2, 2, 0.25, w0, qr=False)
+    for a, b in zip(sh, ref):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+
+
+def test_run_fedrep_shards_and_workers_give_the_same_numbers(monkeypatch):
+    kw = dict(d=6, k=2, n=8, m=5, r=0.5, rounds=3, m_test=0, shards=2, seed=1)
+    a = alg.run_fedrep(**kw)
+    monkeypatch.setattr(alg, "PARALLEL_MIN_NORMALS", 0)
+    b = alg.run_fedrep(**kw, workers=2)
+    np.testing.assert_array_equal(a.dist, b.dist)
+    assert a.params["shards"] == 2
+    c = alg.run_fedrep(**{**kw, "shards": 1})
+    assert not np.array_equal(a.dist[1:], c.dist[1:])  # other streams, other numbers
+
+
+def test_fits_against_direct_solves():
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((3, 4, 6))  # m = 4 < d = 6: the dual form
+    y = rng.standard_normal((3, 4))
+    for ridge in (1e-5, 0.7):
+        th = alg.fit_local(X, y, ridge=ridge)
+        for i in range(3):
+            np.testing.assert_allclose(th[i], np.linalg.solve(X[i].T @ X[i] + ridge * np.eye(6), X[i].T @ y[i]),
+                                       rtol=1e-8, atol=1e-10)
+    X2 = rng.standard_normal((2, 9, 3))  # m >= d: the primal form
+    y2 = rng.standard_normal((2, 9))
+    th2 = alg.fit_local(X2, y2, ridge=0.3)
+    for i in range(2):
+        np.testing.assert_allclose(th2[i], np.linalg.solve(X2[i].T @ X2[i] + 0.3 * np.eye(3), X2[i].T @ y2[i]),
+                                   atol=1e-12)
+    np.testing.assert_allclose(alg.fit_local(X2, y2)[0], np.linalg.solve(X2[0].T @ X2[0] + 1e-5 * np.eye(3),
+                                                                         X2[0].T @ y2[0]), atol=1e-12)
+    A = rng.standard_normal((2, 5, 2))
+    w = alg.fit_heads(A, y2[:, :5], ridge=0.4)
+    for i in range(2):
+        np.testing.assert_allclose(w[i], np.linalg.solve(A[i].T @ A[i] + 0.4 * np.eye(2), A[i].T @ y2[i, :5]),
+                                   atol=1e-12)
+
+
+@pytest.mark.parametrize("chunk", [4096, 2])
+def test_mom_init_is_the_top_eigenspace_of_the_moment_matrix(chunk):
+    model = make_model(5, 2, 5, sigma=0.1, seed=6)
+    g = np.random.default_rng(7)
+    B = alg.mom_init(model, 4, copy.deepcopy(g), chunk=chunk)
+    ref = copy.deepcopy(g)
+    Z = np.zeros((5, 5))
+    for start in range(0, 5, chunk):
+        X, y = model.sample(ref, np.arange(start, min(5, start + chunk)), 4)
+        for i in range(X.shape[0]):
+            for j in range(4):
+                Z += y[i, j] ** 2 * np.outer(X[i, j], X[i, j]) / 20
+    ev, vec = np.linalg.eigh(Z)
+    assert B.shape == (5, 2)
+    assert principal_angle_distance(B, vec[:, -2:]) < 1e-10
+    np.testing.assert_allclose(B.T @ B, np.eye(2), atol=1e-12)
+
+
+def test_test_mse_and_eval_refit_by_hand():
+    model = make_model(4, 2, 3, sigma=0.5, seed=8)
+    theta_hat = np.random.default_rng(0).standard_normal((3, 4))
+    g = np.random.default_rng(9)
+    val = alg.test_mse(model, theta_hat, copy.deepcopy(g), 7)
+    ref = copy.deepcopy(g)
+    X = ref.standard_normal((3, 7, 4))
+    noise = ref.standard_normal((3, 7))
+    errs = [(X[i, j] @ model.theta_star[i] + 0.5 * noise[i, j] - X[i, j] @ theta_hat[i]) ** 2
+            for i in range(3) for j in range(7)]
+    assert val == pytest.approx(np.mean(errs), rel=1e-12)
+    quiet = alg.test_mse(model, theta_hat[[2, 0]], copy.deepcopy(g), 7, clients=np.array([2, 0]), noiseless=True)
+    X = copy.deepcopy(g).standard_normal((2, 7, 4))
+    ref_q = np.mean([(X[a, j] @ (model.theta_star[c] - theta_hat[c])) ** 2 for a, c in enumerate([2, 0])
+                     for j in range(7)])
+    assert quiet == pytest.approx(ref_q, rel=1e-12)
+    assert math.isnan(alg._eval_with_refit(model, np.eye(4)[:, :2], 5, 0, g))
+
+
+def test_new_client_mse_against_ols_risk():
+    """A new client fits its head by OLS on the true B*: E||w_hat - w||^2 = sigma^2 k/(m - k - 1)."""
+    from fedtheory.representation import ols_excess_risk
+    model = make_model(6, 2, 2, seed=0)
+    mse = alg.new_client_mse(model.B_star, 8, d=6, k=2, n_new=4000, sigma=0.5, B_star=model.B_star, ridge=0.0,
+                             m_test=200, seed=1)
+    assert mse.shape == (4000,)
+    se = mse.std(ddof=1) / math.sqrt(mse.size)
+    assert abs(mse.mean() - ols_excess_risk(2, 8, 0.5)) < 4.5 * se + 0.01 * ols_excess_risk(2, 8, 0.5)
+    loc = alg.new_client_mse(None, 8, d=6, k=2, n_new=2000, sigma=0.5, B_star=model.B_star, ridge=0.0, seed=2)
+    assert abs(loc.mean() - ols_excess_risk(6, 8, 0.5)) < 0.25 * ols_excess_risk(6, 8, 0.5)
+
+
+def test_default_eta_results_and_samplers():
+    W = np.array([[1.0, 1.0], [0.0, 3.0], [2.0, 0.0]])
+    assert alg.default_eta(W) == pytest.approx(1 / 36)
+    res = alg.run_fedrep(6, 2, 4, 5, 0.5, 2, m_test=0, seed=0)
+    assert res.E0 == pytest.approx(1 - res.dist[0] ** 2)
+    assert res.eta == alg.default_eta(res.model.W_star) and res.params["algorithm"] == "FedRep"
+    assert "FedRep run: d=6, k=2, n=4" in res.summary() and repr(res).startswith("FedRepResult(")
+    gd = alg.run_altgd(6, 2, 4, 5, 0.5, 2, m_test=0, head_steps=10, seed=0)
+    assert gd.params["algorithm"] == "10GD-GD" and gd.params["head_lr"] == 0.5
+    fa = alg.run_fedavg(6, 2, 4, 5, 0.5, 2, m_test=0, seed=0)
+    assert fa.summary().startswith("FedAvg run: objective") and repr(fa).startswith("FedAvgResult(")
+    assert math.isnan(fa.eval_mse) and math.isnan(res.eval_mse)
+    m = make_model(6, 2, 4, seed=0)
+    assert alg.resolve_sampler("auto", m, fresh_batches=False) == "full"
+    assert alg.resolve_sampler("auto", m) == "reduced"
+    with pytest.raises(ValueError, match="fresh batches"):
+        alg.resolve_sampler("reduced", m, fresh_batches=False)
+    with pytest.raises(ValueError, match="`model`"):
+        alg.run_fedrep(6, 2, 5, 5, 0.5, 1, model=m)
+    with pytest.raises(ValueError, match="`m`"):
+        alg.run_fedrep(6, 2, 4, 1, 0.5, 1)
