@@ -291,3 +291,89 @@ def test_lemma4_gap_and_gamma_hand_values():
         r = theorem2_r(1, eta, eps=1 / pe)
         S = theorem2_S(eps=1 / pe)
         assert rr == pytest.approx((r * r + r * 50 + r * S + 10.0 * 50 * r) / (8 * 10.0 * 50 * pe ** 0.75), rel=1e-12)
+
+
+# --------------------------------------------------------------------------- algorithms.py: covers, ranks, counters
+from fedtheory.lowrank.algorithms import appendix_c_ranks, approximate_rank, l1_cover, mm1_departure_times  # noqa: E402
+
+
+@pytest.mark.parametrize("q", [1.0, 3.0, 4.5, 8.0])
+def test_l1_cover_cells_and_radius(q):
+    rng = np.random.default_rng(int(q * 10))
+    X1 = np.concatenate([rng.uniform(0, 1, (500, 1)), [[0.0], [1.0]]])
+    cell, centres = l1_cover(q, 1)
+    assert centres.shape == (math.ceil(q / 2), 1) and np.all(centres <= 1.0)
+    idx = cell(X1)
+    assert idx.min() >= 0 and idx.max() < centres.shape[0]
+    assert np.all(np.abs(X1 - centres[idx]).sum(axis=1) <= 1 / q + 1e-12)
+    X2 = np.concatenate([rng.uniform(0, 1, (500, 2)), [[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]]])
+    cell2, centres2 = l1_cover(q, 2)
+    assert centres2.shape == (math.ceil(q) ** 2, 2)
+    idx2 = cell2(X2)
+    assert np.all(np.abs(X2 - centres2[idx2]).sum(axis=1) <= 1 / q + 1e-12)
+    for bad in (dict(q=0.0, d=1), dict(q=2.0, d=3), dict(q=2.0, d=0)):
+        with pytest.raises(ValueError):
+            l1_cover(**bad)
+
+
+def test_approximate_rank_hand_values():
+    M = np.diag([3.0, 2.0, 1.0])  # sigma^2 = 9, 4, 1 of 14
+    assert approximate_rank(M) == 2  # 9 < 12.6 <= 13
+    assert approximate_rank(M, 0.5) == 1 and approximate_rank(M, 9 / 14) == 1 and approximate_rank(M, 0.99) == 3
+    assert approximate_rank(np.zeros((3, 3))) == 0
+    U = np.linalg.qr(np.random.default_rng(0).standard_normal((5, 5)))[0]
+    assert approximate_rank(U @ np.diag([5.0, 1.0, 0.1, 0, 0]) @ U.T, 0.95) == 1
+
+
+def test_logistic_problem_minimiser_and_shapes():
+    prob = make_logistic_problem(d=3, r=6, m=4, s=5, mu=0.2, seed=1)
+    assert (prob.d, prob.p, prob.n) == (3, 2, 6 + 20)
+    assert prob.all_data.shape == (26, 3) and np.all((prob.all_data >= 0) & (prob.all_data <= 1))
+    assert prob.L1 == pytest.approx(1.0 + 0.2)
+    loss, grad = _loss_and_grad(prob.all_data, 0.2)
+    th, F = prob.minimise()
+    np.testing.assert_allclose(grad(th), 0.0, atol=1e-12)
+    assert F == pytest.approx(loss(th), rel=1e-12)
+    np.testing.assert_allclose(prob.grad(np.array([0.4, -1.0])), grad(np.array([0.4, -1.0])), atol=1e-14)
+    assert prob.loss(np.array([0.4, -1.0])) == pytest.approx(loss(np.array([0.4, -1.0])), rel=1e-12)
+
+
+@pytest.mark.parametrize("line10", ["corrected", "printed"])
+def test_fedlrgd_counters_gamma_and_line10(line10):
+    prob = make_logistic_problem(d=3, r=7, m=5, s=4, mu=0.1, seed=2)
+    r, s, m, S, phi = 7, 4, 5, 6, 3.0
+    res = run_fedlrgd(prob, S=S, phi=phi, line10=line10, seed=0)
+    c = res.counters
+    assert c["server_grads"] == r * r + r * S
+    assert c["client_grads"] == [r * s] * m and c["uploads"] == [r] * m
+    assert c["epoch_types"] == ["B", "A"] + ["C"] * (r - 1) + ["B"] and c["epochs"] == r + 2
+    assert res.gamma == r * r + (r * s + phi * m) + (r - 1) * phi * m + r * S
+    assert res.theta.shape == (S + 1, 2) and res.grad_err.shape == (S, 2) and res.gap.shape == (S + 1,)
+    assert res.G_inv_norm.shape == (2,) and np.all(res.G_inv_norm > 0)
+    assert res.params == dict(r=r, S=S, m=m, s=s, d=3, p=2, phi=phi, line10=line10)
+    assert res.summary().startswith(f"FedLRGD(r={r}, S={S}): gap")
+    if line10 == "corrected":
+        assert res.node_err < 1e-8  # exact at the nodes
+    else:
+        assert res.node_err > 1e-4  # every epoch uploads v_1 as printed: wrong weights
+    with pytest.raises(ValueError, match="`r`"):
+        run_fedlrgd(prob, r=6)
+
+
+def test_mm1_departures_are_erlang():
+    t = mm1_departure_times(5, 2.0, reps=4000, seed=0)
+    assert t.shape == (4000,)
+    se = t.std(ddof=1) / math.sqrt(t.size)
+    assert abs(t.mean() - 5.0) < 4.5 * se  # Erlang(5, 1): mean 5, variance 5 (Burke)
+    assert t.var(ddof=1) == pytest.approx(5.0, rel=0.1)
+    assert stats.kstest(t, stats.gamma(5).cdf).pvalue > 1e-3
+    with pytest.raises(ValueError, match="`nu`"):
+        mm1_departure_times(5, 1.0)
+    with pytest.raises(ValueError, match="`n_dep`"):
+        mm1_departure_times(0, 2.0)
+
+
+def test_appendix_c_ranks_shapes():
+    ranks, p, kept = appendix_c_ranks(k=12, d=4, classes=3, n_train=200, seed=0)
+    assert p == 12 and ranks.shape == (kept,) and 0 < kept <= p
+    assert np.all((ranks >= 1) & (ranks <= 12))
