@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Mutation testing of fedtheory's numerical core with mutmut 3 (NOT part of CI: slow, minutes per module).
+#
+#   bash .ci/mutation.sh                  # every module below
+#   bash .ci/mutation.sh srpfl-theory     # some modules (names from the table below)
+#   MUTATION_JOBS=1 bash .ci/mutation.sh  # mutmut --max-children (default 2)
+#
+# Each module is mutated in a throw-away clone of the current checkout (uncommitted changes to
+# fedtheory/ and tests/ are copied in), with only its fast test files, so the work tree, the
+# editable install and other people's edits are never touched. mutmut puts the mutated copy
+# first on sys.path; the script checks that the tests really import it. Per module it prints
+# killed / total, the mutants listed as equivalent in .ci/mutation-triage.md, the survivors
+# left and the score killed / (total - equivalent). Results also go to $MUTATION_OUT
+# (default /tmp/fedtheory-mutation/<module>.txt).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${MUTATION_JOBS:-2}
+out=${MUTATION_OUT:-/tmp/fedtheory-mutation}
+mkdir -p "$out"
+python3 -c 'import mutmut' 2>/dev/null || python3 -m pip install -q 'mutmut>=3,<4'
+
+# module name | file to mutate | fast test files (pytest arguments)
+modules=(
+  "montecarlo|fedtheory/montecarlo.py|tests/test_core.py tests/test_bugs_montecarlo.py -k not~dask~and~not~sweep"
+  "representation-theory|fedtheory/representation/theory.py|tests/test_representation.py tests/test_bugs_representation.py"
+  "representation-algorithms|fedtheory/representation/algorithms.py|tests/test_representation.py tests/test_bugs_representation.py tests/test_reduced_sampler.py -k not~equal_in_law"
+  "srpfl-theory|fedtheory/srpfl/theory.py|tests/test_srpfl.py tests/test_bugs_srpfl.py"
+  "srpfl-algorithms|fedtheory/srpfl/algorithms.py|tests/test_srpfl.py tests/test_bugs_srpfl.py"
+  "lpproj-theory|fedtheory/lpproj/theory.py|tests/test_lpproj.py tests/test_bugs_lpproj.py -k not~fairness_expectation"
+  "lpproj-algorithms|fedtheory/lpproj/algorithms.py|tests/test_lpproj.py tests/test_bugs_lpproj.py -k not~fairness_expectation"
+  "lowrank-theory|fedtheory/lowrank/theory.py|tests/test_lowrank.py tests/test_bugs_lowrank.py"
+  "lowrank-algorithms|fedtheory/lowrank/algorithms.py|tests/test_lowrank.py tests/test_bugs_lowrank.py"
+  "linalg|fedtheory/linalg.py|tests/test_linalg.py tests/test_bugs_linalg.py"
+)
+
+want=("$@")
+selected() {
+  [ ${#want[@]} -eq 0 ] && return 0
+  local w; for w in "${want[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1
+}
+
+# mutants marked equivalent in the triage table: rows "| `mutant.name` | equivalent | why |"
+equivalents() {
+  grep -oE '^\| *`[^`]+` *\| *equivalent' "$repo/.ci/mutation-triage.md" 2>/dev/null \
+    | sed -E 's/^\| *`([^`]+)`.*/\1/' || true
+}
+
+summary=()
+for row in "${modules[@]}"; do
+  IFS='|' read -r name file tests <<<"$row"
+  selected "$name" || continue
+  work=$(mktemp -d /tmp/fedtheory-mut-XXXXXX)
+  git -C "$repo" ls-files -z --cached --others --exclude-standard -- fedtheory tests checks pyproject.toml \
+    | (cd "$repo" && xargs -0 cp --parents -t "$work")
+  # pytest -k expressions have spaces; the table writes them with "~" to keep one word
+  args=()
+  for t in $tests; do
+    case $t in
+      *~*) args+=("${t//\~/ }") ;;
+      *) [ -e "$work/$t" ] || [ "${t:0:1}" = "-" ] && args+=("$t") ;;
+    esac
+  done
+  {
+    echo "[mutmut]"
+    echo "source_paths = fedtheory/"
+    echo "only_mutate = $file"
+    printf 'pytest_add_cli_args =\n    -p\n    no:cacheprovider\n'
+    echo "pytest_add_cli_args_test_selection ="
+    for a in "${args[@]}"; do echo "    $a"; done
+  } >"$work/setup.cfg"
+  # the tests must import the mutated copy, not the editable install
+  (cd "$work" && mkdir -p mutants && PYTHONPATH="$work" python3 -c \
+    "import fedtheory, sys; p = fedtheory.__file__; sys.exit(0 if p.startswith('$work') else 'fedtheory imported from ' + p)")
+  start=$(date +%s)
+  (cd "$work" && nice python3 -m mutmut run --max-children "$jobs" >"$out/$name.log" 2>&1) || true
+  secs=$(( $(date +%s) - start ))
+  (cd "$work" && python3 -m mutmut results --all true >"$out/$name.txt" 2>&1) || true
+  total=$(sed -nE 's/^ *([^ :]+): (.*)$/\1/p' "$out/$name.txt" | wc -l)
+  killed=$(grep -cE ': killed$' "$out/$name.txt" || true)
+  eqv=0; left=()
+  eqlist=$(equivalents)
+  while IFS=$'\t' read -r mname status; do
+    [ -z "$mname" ] && continue
+    [ "$status" = "killed" ] && continue
+    if grep -qxF "$mname" <<<"$eqlist"; then eqv=$((eqv + 1)); else left+=("$mname ($status)"); fi
+  done < <(sed -nE 's/^ *([^ :]+): (.*)$/\1\t\2/p' "$out/$name.txt")
+  denom=$((total - eqv))
+  score=$(python3 -c "print(f'{100*$killed/max($denom,1):.1f}%')")
+  line="$name: killed $killed / $total, equivalent $eqv, survivors left ${#left[@]}, score $score, ${secs}s"
+  echo "$line"
+  printf '  %s\n' "${left[@]}" >"$out/$name.left"
+  # the diff of every mutant not killed, for the triage (one process: `mutmut show` per mutant is slow)
+  (cd "$work" && python3 - "$out/$name.left" >"$out/$name.diffs" 2>&1 <<'PY'
+import sys
+from mutmut.mutation.diff_apply import find_mutant, get_diff_for_mutant
+from mutmut.stats import status_by_exit_code
+for line in open(sys.argv[1]):
+    if not line.strip():
+        continue
+    name = line.split()[0]
+    m = find_mutant(name)
+    print(f"# {name}: {status_by_exit_code[m.exit_code_by_key[name]]}")
+    print(get_diff_for_mutant(name, path=m.path))
+PY
+  ) || true
+  summary+=("$line")
+  rm -rf "$work"
+done
+echo
+echo "== mutation scores (killed / (total - equivalent)) =="
+printf '%s\n' "${summary[@]}"
