@@ -391,3 +391,77 @@ def test_fedavg_wallclock_charges_the_slowest_selected_client():
     np.testing.assert_allclose(np.diff(t), [max(tm) + 0.5 for _, tm in sp.log], rtol=1e-12)
     assert t[0] == 0.0 and dist.shape == (6,) and mse.shape == (6,)
     assert np.all(mse >= 0.04)  # twice objective (4), noise included
+
+
+# --------------------------------------------------------------------------- defaults, more hand values
+def test_documented_defaults_of_the_closed_forms():
+    a, N, n0, c_hat = 0.1, 64, 4, 1.2
+    assert progress_ratio(0.8, a, 1, N, n0) == progress_ratio(0.8, a, 1, N, n0, 1.0, 0.0)
+    assert stage_rounds(2, a, N, n0) == stage_rounds(2, a, N, n0, 1.0)
+    assert phase2_rounds_exact(a, N, n0, c_hat) == phase2_rounds_exact(a, N, n0, c_hat, 1.0, 0.0)
+    assert fedrep_rounds_exact(a, N, n0, c_hat) == fedrep_rounds_exact(a, N, n0, c_hat, 1.0)
+    assert lemma_b2_bound(N, a, c_hat) == lemma_b2_bound(N, a, c_hat, 1.0, 0.0, math.e)
+    assert lemma_b3_bound(N, a, c_hat) == lemma_b3_bound(N, a, c_hat, 1.0, math.e)
+    assert theorem49_ratio_bound(N, c_hat) == theorem49_ratio_bound(N, c_hat, 0.0, math.e)
+    assert theorem47_m_condition(2, 8, 64, 4, 1.0, 1.0, 0.0) == theorem47_m_condition(2, 8, 64, 4, 1.0, 1.0, 0.0, 1.0)
+    # sigma enters as 1 + sigma^2: sigma = 2 gives 5x the noiseless value
+    assert theorem47_m_condition(2, 8, math.exp(3), 4, 1.0, 1.0, 2.0) == pytest.approx(5 * 8 * 3, rel=1e-12)
+    # log(1/(1-a)) = 2 halves Lemma B.3's bound
+    e = math.exp(1)
+    assert lemma_b3_bound(e ** 4, 1 - e ** -2, 1 + 1 / e, 1.0) == pytest.approx(4 * (4 + 2) / 2, rel=1e-12)
+
+
+def _appendix_a_by_loops(B, X, y, B_star, Ws, eta, B_bar, R, w):
+    """Appendix A quantities from their definitions, client by client and sample by sample."""
+    n, m, d = X.shape
+    k = B.shape[1]
+    S = np.zeros((d, k))
+    E = np.zeros((d, k))
+    for i in range(n):
+        th = B_star @ Ws[i]
+        q = B @ w[i] - th
+        for j in range(m):
+            x = X[i, j]
+            S += np.outer(x * (x @ q), w[i]) / m  # (1/m) X^T X (B w - B* w*) w^T
+            E += np.outer(x * (y[i, j] - x @ th), w[i]) / m  # (1/m) X^T z w^T
+    Qs, _ = np.linalg.qr(B_star, mode="complete")
+    perp = Qs[:, k:]
+    WW = w.T @ w
+    dist = np.linalg.norm(perp.T @ B, 2)
+    A1 = dist * np.linalg.norm(np.eye(k) - eta / n * WW, 2)
+    A2 = np.linalg.norm(eta / n * perp.T @ E, 2)
+    XtXq = np.zeros((n, d))
+    for i in range(n):
+        XtXq[i] = sum(X[i, j] * (X[i, j] @ (B @ w[i] - B_star @ Ws[i])) for j in range(m)) / m
+    t3 = -eta / n * perp.T @ ((XtXq - (w @ B.T - Ws @ B_star.T)).T @ w)
+    A3 = np.linalg.norm(t3, 2)
+    rhs116 = (A1 + A2 + A3) * np.linalg.norm(np.linalg.inv(R), 2)
+    lam_max = lambda M: max(np.linalg.eigvalsh((M + M.T) / 2))  # noqa: E731
+    R1 = eta / n * lam_max(B.T @ S + S.T @ B)
+    R2 = (eta / n) ** 2 * lam_max(E.T @ S + S.T @ E)
+    R3p = eta / n * lam_max(B.T @ E + E.T @ B)
+    R3c = eta / n * lam_max(-(B.T @ E + E.T @ B))
+    smin2 = min(np.linalg.svd(R, compute_uv=False)) ** 2
+    return dict(eq116_rhs=rhs116, eq149_lhs=smin2, eq149_rhs_printed=1 - R1 - R2 - R3p,
+                eq149_rhs_corrected=1 - R1 - R2 - R3c, S=S, E=E)
+
+
+def test_round_decomposition_against_loops_from_the_definitions():
+    from fedtheory.representation.algorithms import fedrep_round
+    from fedtheory.srpfl.theory import round_decomposition
+
+    model = make_model(7, 3, 5, sigma=0.4, seed=3)
+    rng = np.random.default_rng(4)
+    B = np.linalg.qr(model.B_star + 0.4 * rng.standard_normal((7, 3)))[0]
+    X, y = model.sample(rng, np.arange(5), 9)
+    eta = 0.05
+    rnd = fedrep_round(B, X, y, eta)
+    got = round_decomposition(B, X, y, model.B_star, model.W_star, eta, rnd.B_bar, rnd.R, rnd.w, rnd.B_next)
+    ref = _appendix_a_by_loops(B, X, y, model.B_star, model.W_star, eta, rnd.B_bar, rnd.R, rnd.w)
+    for key in ("eq116_rhs", "eq149_lhs", "eq149_rhs_printed", "eq149_rhs_corrected"):
+        assert got[key] == pytest.approx(ref[key], rel=1e-9, abs=1e-12), key
+    # (142): B^+ = B_hat - (eta/n) S + (eta/n) E, exactly
+    np.testing.assert_allclose(rnd.B_bar, B - eta / 5 * ref["S"] + eta / 5 * ref["E"], atol=1e-12)
+    assert got["eq142_residual"] < 1e-12 and got["lemmaA2_residual"] < 1e-10 and got["eq111_residual"] < 1e-12
+    # the inequalities: (116), and (149) in the corrected form
+    assert got["eq116_lhs"] <= got["eq116_rhs"] and got["eq149_lhs"] >= got["eq149_rhs_corrected"]
