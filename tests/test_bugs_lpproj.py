@@ -113,10 +113,12 @@ def test_mc_test_loss_at_b_not_one(b):
     est = mc_test_loss("local", prob, 0.0, n_samples=20000, seed=1)
     hand = 0.81 / 2 * (1 + 6 / 12)
     assert abs(est.mean - hand) < 4.5 * est.se, (est, hand)
+    assert est.se < 0.02 * hand  # not a variance blow-up hiding a wrong mean
     for method in ("pfedme", "lp-proj-2", "fedavg"):
         est = mc_test_loss(method, prob, 0.5, n_samples=20000, seed=2)
         exact = exact_loss(method, 0.5, prob)
         assert abs(est.mean - exact) < 4.5 * est.se, (method, b, est, exact)
+        assert est.se < 0.02 * exact
 
 
 def test_fedavg_loss_hand_case_b_not_one():
@@ -396,3 +398,20 @@ def test_benign_losses_hand_case():
     assert benign_losses(x, W, 3.0, 0.5) == pytest.approx(0.125 + 1.5 * (1 + 1 + 50) / 3)
     stack = benign_losses(np.stack([x, W]), W, 3.0, 0.5, N_a=1)
     assert stack.shape == (2,) and stack[1] == pytest.approx(0.125)
+
+
+# --------------------------------------------------------------------------- reduced sampler: mean AND spread
+@pytest.mark.parametrize("attack, N_a, d_sub", [(None, 0, 3), ("same-value", 3, 3), ("sign-flip", 2, 3),
+                                                ("gaussian", 2, 7), ("same-value", 0, 2)])
+def test_reduced_sampler_equals_the_full_sampler_in_mean_and_spread(attack, N_a, d_sub):
+    """Equal in law: the same mean (the exact loss) and the same per-replication spread as the full sampler.
+    (A z-score alone can be fooled by a mutant that inflates the variance.)"""
+    prob = make_problem(N=10, d=7, d_sub=d_sub, n=30, b=0.5, sigma=1.3, seed=5)
+    kw = dict(attack=attack, N_a=N_a, tau=1.5, n_samples=30_000)
+    exact = exact_loss("lp-proj-2", 0.6, prob, attack=attack, N_a=N_a, tau=1.5)
+    r = mc_test_loss("lp-proj-2", prob, 0.6, sampler="reduced", seed=1, **kw)
+    f = mc_test_loss("lp-proj-2", prob, 0.6, seed=2, **kw)
+    for est in (r, f):
+        assert abs(est.mean - exact) < 4.5 * est.se, (est, exact)
+    assert 0.85 < r.se / f.se < 1.15, (r.se, f.se)
+    assert r.se < 0.02 * exact
