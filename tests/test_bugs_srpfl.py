@@ -465,3 +465,40 @@ def test_round_decomposition_against_loops_from_the_definitions():
     assert got["eq142_residual"] < 1e-12 and got["lemmaA2_residual"] < 1e-10 and got["eq111_residual"] < 1e-12
     # the inequalities: (116), and (149) in the corrected form
     assert got["eq116_lhs"] <= got["eq116_rhs"] and got["eq149_lhs"] >= got["eq149_rhs_corrected"]
+
+
+# --------------------------------------------------------------------------- documented defaults of the runs
+def test_fedavg_wallclock_defaults_and_its_parts():
+    from fedtheory.random import spawn_seeds
+    from fedtheory.representation import run_fedavg
+    from fedtheory.srpfl import fedavg_wallclock
+    from fedtheory.srpfl.model import make_speed_model
+
+    t0, d0, m0 = fedavg_wallclock()
+    t1, d1, m1 = fedavg_wallclock(d=50, k=3, M=64, N=64, m=30, sigma=0.5, speeds="fixed", comm_cost=0.0, lam=1.0,
+                                  rounds=100, eta=0.05, speed_variant="tmlr", straggler_fraction=0.2, seed=0)
+    np.testing.assert_array_equal(t0, t1)
+    np.testing.assert_array_equal(d0, d1)
+    # the parts: the model and the speeds drawn from the documented child streams, FedAvg run on its stream
+    kw = dict(d=6, k=2, M=12, N=6, m=5, sigma=0.3, comm_cost=1.0, lam=2.0, rounds=4, eta=0.07, seed=3)
+    ss_model, ss_speed, ss_run, ss_time = spawn_seeds(3, 4)
+    model = make_model(6, 2, 12, sigma=0.3, seed=ss_model)
+    sp = make_speed_model("mixture", 12, 6, lam=2.0, variant="arxiv", straggler_fraction=0.5, seed=ss_speed)
+    t, dist, mse = fedavg_wallclock(**kw, speeds="mixture", speed_variant="arxiv", straggler_fraction=0.5)
+    t2, dist2, mse2 = fedavg_wallclock(**kw, speeds=sp, model=model)
+    np.testing.assert_array_equal(t, t2)
+    np.testing.assert_array_equal(dist, dist2)
+    ref = run_fedavg(6, 2, 12, 5, 0.5, 4, eta=0.07, model=model, m_test=0, seed=ss_run)
+    np.testing.assert_array_equal(dist, ref.dist)
+    np.testing.assert_allclose(mse, 2 * ref.objective)
+
+
+def test_run_srpfl_defaults():
+    a = run_srpfl()
+    b = run_srpfl(d=50, k=3, M=64, N=64, n0=4, m=30, sigma=0.5, speeds="fixed", comm_cost=0.0, lam=1.0,
+                  schedule="doubling", stage_lengths=20, head_norm="sqrt_k", design="gaussian", init="mom",
+                  resample="stage", carry="qr", speed_variant="tmlr", straggler_fraction=0.2, eval_every=0,
+                  sampler="full", seed=0)
+    np.testing.assert_array_equal(a.dist, b.dist)
+    np.testing.assert_array_equal(a.wall_clock, b.wall_clock)
+    assert a.dist.size == 5 * 20 + 1 and a.params["speeds"] == "fixed" and a.params["resample"] == "stage"
