@@ -502,3 +502,15 @@ def test_run_srpfl_defaults():
     np.testing.assert_array_equal(a.dist, b.dist)
     np.testing.assert_array_equal(a.wall_clock, b.wall_clock)
     assert a.dist.size == 5 * 20 + 1 and a.params["speeds"] == "fixed" and a.params["resample"] == "stage"
+
+
+def test_result_summary_and_time_to_at_the_boundary():
+    res = run_srpfl(d=6, k=2, M=8, N=8, n0=2, m=6, stage_lengths=2, rounds=6, comm_cost=0.5, seed=4)
+    p = res.params
+    expect = (f"SRPFL run: d=6, k=2, M=8, N=8, n0=2, m=6, speeds='fixed'; 6 rounds, dist "
+              f"{res.dist[0]:.3g} -> {res.dist[-1]:.3g}, time {res.wall_clock[-1]:.4g}, "
+              f"{res.bound_violations.size} bound violations")
+    assert res.summary() == expect and p["m"] == 6 and p["M"] == 8
+    for t in range(7):
+        first = min(i for i in range(7) if res.dist[i] <= res.dist[t])  # dist == eps counts as reached
+        assert res.time_to(float(res.dist[t])) == res.wall_clock[first]
