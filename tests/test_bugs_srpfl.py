@@ -514,3 +514,54 @@ def test_result_summary_and_time_to_at_the_boundary():
     for t in range(7):
         first = min(i for i in range(7) if res.dist[i] <= res.dist[t])  # dist == eps counts as reached
         assert res.time_to(float(res.dist[t])) == res.wall_clock[first]
+
+
+def test_idealised_wallclock_edges_and_validation_messages():
+    N, n0, a, c_hat = 64, 4, 0.1, 1.2
+    eps = target_error(a, N, n0, c_hat)
+    # one round to go (a jump of exactly one round), against the loop
+    for sched in ("srpfl", "fedrep"):
+        t, rounds, per = idealised_wallclock(N, n0, a, c_hat, d0=eps * 1.001, schedule=sched)
+        assert (rounds, per) == _wallclock_loop_from(N, n0, a, c_hat, 1.0, 0.0, sched, eps * 1.001)[1:]
+        assert rounds == 1 and t == pytest.approx(_order_stat_mean(N, N))
+    total = idealised_wallclock(N, n0, a, c_hat)[1]
+    assert idealised_wallclock(N, n0, a, c_hat, max_rounds=total)[1] == total  # the budget is inclusive
+    with pytest.raises(ValueError, match=r"^idealised run exceeded `max_rounds`$"):
+        idealised_wallclock(N, n0, a, c_hat, max_rounds=total - 1)
+    assert idealised_wallclock(N, n0, a, c_hat) == idealised_wallclock(N, n0, a, c_hat, 1.0, 0.0, 1.0, "srpfl")
+    assert idealised_wallclock(2, 1, 0.3, 1.2)[1] >= 0  # the smallest N and n0 allowed
+    for bad, name in ((dict(N=1), "N"), (dict(n0=0), "n0"), (dict(n0=128), "n0"), (dict(c_hat=1.0), "c_hat"),
+                      (dict(c_hat=1.42), "c_hat"), (dict(lam=0.0), "lam"), (dict(c=-1.0), "c")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            idealised_wallclock(**{**dict(N=N, n0=n0, a=a, c_hat=c_hat), **bad})
+    with pytest.raises(ValueError, match="`N`/`n0` must be a power of 2"):
+        idealised_wallclock(48, 4, a, c_hat)
+    assert switch_point(1, a, N, n0) == switch_point(1, a, N, n0, 1.0, 0.0)
+
+
+def _wallclock_loop_from(N, n0, a, c_hat, lam, c, schedule, d0):
+    R = int(round(math.log2(N / n0)))
+    eps = target_error(a, N, n0, c_hat)
+    X = [switch_point(q, a, N, n0, lam, c) for q in range(R)]
+    d, time, rounds, r = d0, 0.0, 0, (0 if schedule == "srpfl" else R)
+    per = [0] * (R + 1)
+    while d > eps:
+        while schedule == "srpfl" and r < R and d <= X[r]:
+            r += 1
+        d = _step(d, a, 2.0 ** r)
+        time += _order_stat_mean(min(N, n0 * 2 ** r), N, lam) + c / lam
+        rounds += 1
+        per[r] += 1
+    return time, rounds, per
+
+
+def test_theory_messages_and_float_results():
+    assert type(harmonic(3)) is float and type(expected_order_statistic(2, 5)) is float
+    with pytest.raises(ValueError, match=r"^`n` must be >= 0"):
+        harmonic(-2)
+    with pytest.raises(ValueError, match=r"^`j` and `N` must be integers with 1 <= j <= N$"):
+        expected_order_statistic(0, 5)
+    with pytest.raises(ValueError, match=r"^`a` must be in \(0, 1\)"):
+        noise_floor(1.5, 2.0)
+    with pytest.raises(ValueError, match=r"^`lam` must be > 0"):
+        expected_order_statistic(1, 5, 0.0)
