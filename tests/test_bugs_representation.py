@@ -179,7 +179,7 @@ def test_theorem1_rate_bound_and_max_eta_hand_values_and_domain():
     with pytest.raises(ValueError, match="`sigma_max`"):
         theorem1_max_eta(-1.0)
     # integer input is computed in floating point (an int64 square would overflow here)
-    assert theorem1_max_eta(4_000_000_000) == pytest.approx(1 / (4 * 1.6e19), rel=1e-12)
+    assert theorem1_max_eta(4_000_000_000) == pytest.approx(1 / (4 * 1.6e19), rel=1e-12, abs=0)
     assert theorem1_rate(1, 1, 1) == pytest.approx(math.sqrt(0.5))
     assert theorem1_rate(0.1, 1.0, 0.0) == 1.0  # the boundaries 0 are allowed
 
