@@ -415,3 +415,37 @@ def test_reduced_sampler_equals_the_full_sampler_in_mean_and_spread(attack, N_a,
         assert abs(est.mean - exact) < 4.5 * est.se, (est, exact)
     assert 0.85 < r.se / f.se < 1.15, (r.se, f.se)
     assert r.se < 0.02 * exact
+
+
+def test_algorithm1_p1_against_a_loop_and_parameters():
+    prob, Xi, y = _data(seed=7)
+    N, n, d = Xi.shape
+    G = np.swapaxes(Xi, 1, 2) @ Xi / n
+    h = np.einsum("knd,kn->kd", Xi, y) / n
+    lam, eta, R = 0.6, 0.2, 3
+    res = run_algorithm1(prob, lam, p=1, T=1, R=R, eta=eta, nu=1e-14, data=(Xi, y))
+    wk = np.zeros((N, prob.d_sub))
+    for _ in range(R):  # line 8 with p = 1: a sign step after the inner l1 solve
+        x = admm_l1_inner(G, h, prob.P, wk, lam, nu=1e-14)[0]
+        wk = wk - eta * lam * np.sign(wk - x @ prob.P.T)
+    np.testing.assert_allclose(res.w, wk.mean(axis=0), atol=1e-9)
+    loose = run_algorithm1(prob, lam, p=1, T=1, R=R, eta=eta, nu=1e-2, data=(Xi, y))
+    assert not np.allclose(loose.x, res.x, atol=1e-10, rtol=0)  # nu reaches the inner solver
+    # the inner solver's default accuracy is tight
+    w = np.zeros((N, prob.d_sub))
+    np.testing.assert_allclose(admm_l1_inner(G, h, prob.P, w, lam)[0], admm_l1_inner(G, h, prob.P, w, lam, nu=1e-16)[0],
+                               atol=1e-4)
+    att = run_algorithm1(prob, lam, T=1, R=1, eta=eta, attack="gaussian", N_a=1, tau=0.3, S=N - 1, data=(Xi, y))
+    assert att.params == dict(method="lp-proj", p=2, lam=lam, T=1, R=1, S=N - 1, beta=1.0, eta=eta, attack="gaussian",
+                              N_a=1, tau=0.3, nu=1e-10)
+    assert run_algorithm1(prob, lam, T=1, R=1, S=1, data=(Xi, y)).params["S"] == 1  # S = 1 is allowed
+    for bad, name in ((dict(S=N + 1), "S"), (dict(S=0), "S"), (dict(T=0), "T"), (dict(R=0), "R"), (dict(p=3), "p"),
+                      (dict(lam=-1.0), "lam"), (dict(method="prox"), "method")):
+        kw = {**dict(lam=lam, data=(Xi, y)), **bad}
+        lam_ = kw.pop("lam")
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            run_algorithm1(prob, lam_, **kw)
+    with pytest.raises(ValueError, match="`method`"):
+        closed_form_models("prox", np.zeros((2, 3)), 1.0, 1.0)
+    with pytest.raises(ValueError, match="`lam`"):
+        mc_test_loss("pfedme", prob, -1.0)
