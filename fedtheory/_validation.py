@@ -12,9 +12,11 @@ the machine (:data:`MAX_ARRAY_BYTES` in one array) and loop counts that would no
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -33,6 +35,9 @@ __all__ = [
     "check_alloc",
     "check_iterations",
     "check_finite_result",
+    "check_bool",
+    "guard_numeric_errors",
+    "guard_module",
 ]
 
 #: largest single array (bytes) a public function may allocate: the machine has 24 GiB shared
@@ -114,13 +119,15 @@ def check_real(value: Any, name: str, low: float | None = None, high: float | No
         ``value`` is NaN or infinite (``"`sigma` must be finite; got nan"``) or out of range.
     """
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"`{name}` must be a real number; got {_short(value)}")
+        suffix = f" ({why})" if why else ""
+        raise TypeError(f"`{name}` must be a real number{suffix}; got {_short(value)}")
     try:
         value = float(value)
     except OverflowError:  # an int beyond float64
         raise ValueError(f"`{name}` must be finite (representable as a float64); got {_short(value)}") from None
     if np.isnan(value) or (np.isinf(value) and not (allow_inf and high is None and value == np.inf)):
-        raise ValueError(f"`{name}` must be finite; got {value!r}")
+        suffix = f" ({why})" if why else ""
+        raise ValueError(f"`{name}` must be finite{suffix}; got {value!r}")
     bad = False
     if low is not None and (value < low or (low_open and value == low)):
         bad = True
@@ -137,7 +144,21 @@ def check_real(value: Any, name: str, low: float | None = None, high: float | No
 def check_choice(value: Any, name: str, options: Iterable[Any]) -> Any:
     """Check that ``value`` is one of ``options``."""
     options = tuple(options)
-    if value not in options:
+    def same(o: Any) -> bool:
+        if value is o:
+            return True
+        if isinstance(value, str) and isinstance(o, str):
+            return value == o
+        ints = (numbers.Integral, np.integer)
+        if isinstance(value, ints) and isinstance(o, ints) and not isinstance(value, bool) and not isinstance(o, bool):
+            return int(value) == int(o)
+        return type(value) is type(o) and bool(value == o)
+
+    try:
+        ok = any(same(o) for o in options)
+    except Exception:  # noqa: BLE001 - arrays and odd objects compare badly: not an option
+        ok = False
+    if not ok:
         opts = ", ".join(repr(o) for o in options)
         raise ValueError(f"`{name}` must be one of: {opts}; got {value!r}")
     return value
@@ -153,7 +174,7 @@ def check_array_nonneg(value: Any, name: str) -> np.ndarray:
 
 def check_finite_array(value: Any, name: str, low: float | None = None, high: float | None = None,
                        low_open: bool = False, high_open: bool = False, why: str = "", *,
-                       ndim: int | None = None, integer: bool = False) -> np.ndarray:
+                       ndim: int | None = None, integer: bool = False, allow_inf: bool = False) -> np.ndarray:
     """Return ``value`` as a float ndarray after checking every entry is finite (and in range).
 
     Accepts scalars, lists and arrays (closed forms broadcast like ``scipy.special``).
@@ -169,6 +190,8 @@ def check_finite_array(value: Any, name: str, low: float | None = None, high: fl
         Required number of dimensions.
     integer : bool
         Require integer values.
+    allow_inf : bool
+        Accept ``+inf`` entries (documented uses only; NaN and ``-inf`` are always refused).
 
     Raises
     ------
@@ -184,11 +207,11 @@ def check_finite_array(value: Any, name: str, low: float | None = None, high: fl
     except (TypeError, ValueError):
         raise TypeError(f"`{name}` must be a real number or an array of real numbers; "
                         f"got {_short(value)}") from None
-    if not np.all(np.isfinite(arr)):
+    if not np.all(np.isfinite(arr) | (allow_inf & (arr == np.inf))):
         raise ValueError(_nonfinite_msg(name, arr, value))
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"`{name}` must have {ndim} dimension(s); got shape {arr.shape}")
-    if integer and np.any(arr != np.round(arr)):
+    if integer and np.any((arr != np.round(arr)) & np.isfinite(arr)):
         raise ValueError(f"`{name}` must hold integers; got {name}={_short(value)}")
     bad = np.zeros(arr.shape, bool)
     if low is not None:
@@ -269,14 +292,113 @@ def check_iterations(count: Any, what: str, **sizes: Any) -> None:
                          f"{MAX_LOOP_ITERATIONS:.0e}); got {_sizes(sizes)}")
 
 
-def check_finite_result(value: Any, what: str, **params: Any) -> Any:
-    """Raise a ``ValueError`` if a closed form's value is non-finite although its inputs were finite.
+def _all_finite(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(_all_finite(v) for v in value.values())
+    if isinstance(value, (list, tuple)) and any(isinstance(v, (dict, list, tuple, np.ndarray)) for v in value):
+        return all(_all_finite(v) for v in value)
+    return bool(np.all(np.isfinite(np.asarray(value, dtype=float))))
 
-    Used where a float64 overflow (e.g. ``d = 1e300``) would otherwise return ``inf`` silently;
-    the message names the parameters.
+
+def check_finite_result(value: Any, what: str, *names: str, **params: Any) -> Any:
+    """Return ``value``; raise a ``ValueError`` if it is non-finite although the inputs were finite.
+
+    Used where a float64 overflow (e.g. ``d = 1e300``) would otherwise return ``inf`` or NaN
+    silently. The message names the parameters: ``names`` (arrays, named only) and ``params``
+    (named with their values).
     """
-    arr = np.asarray(value, dtype=float)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{what} is not representable in float64 (overflow) for "
-                         f"{', '.join(f'`{k}`={_short(v, 30)}' for k, v in params.items())}")
+    if not _all_finite(value):
+        parts = [f"`{n}`" for n in names] + [f"`{k}`={_short(v, 30)}" for k, v in params.items()]
+        raise ValueError(f"{what} overflows float64 (not finite) for these inputs; they are too large "
+                         f"in magnitude: {', '.join(parts)}")
     return value
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """Return ``value`` as a ``bool``; a ``TypeError`` naming ``name`` unless it is a bool (or 0/1)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (numbers.Integral, np.integer)) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"`{name}` must be True or False; got {_short(value)}")
+
+
+def _extreme(value: Any) -> bool:
+    """Whether a numeric argument is extreme enough to overflow float64 arithmetic."""
+    try:
+        a = np.abs(np.asarray(value, dtype=float))
+    except (TypeError, ValueError, OverflowError):
+        return isinstance(value, numbers.Integral) and abs(value) > 10 ** 100
+    if a.size == 0:
+        return False
+    return bool(np.any(a >= 1e100) or np.any((a > 0) & (a <= 1e-100)))
+
+
+def _culprits(sig: inspect.Signature, args: tuple, kwargs: dict) -> str:
+    try:
+        bound = sig.bind_partial(*args, **kwargs).arguments
+    except TypeError:
+        bound = dict(kwargs)
+    flat = {}
+    for k, v in bound.items():
+        if sig.parameters.get(k) is not None and sig.parameters[k].kind is inspect.Parameter.VAR_KEYWORD:
+            flat.update(v)
+        else:
+            flat[k] = v
+    numeric = {k: v for k, v in flat.items()
+               if isinstance(v, (numbers.Number, np.ndarray, list, tuple)) and not isinstance(v, bool)}
+    pick = {k: v for k, v in numeric.items() if _extreme(v)} or numeric or flat
+
+    def show(k, v):
+        if isinstance(v, np.ndarray) and v.size > 1:
+            return f"`{k}` (array of shape {v.shape})"
+        return f"`{k}`={_short(v, 30)}"
+
+    return ", ".join(show(k, v) for k, v in pick.items())
+
+
+def guard_numeric_errors(func: Callable) -> Callable:
+    """Decorator: turn the numeric failures of ``func`` into ``ValueError``s naming its parameters.
+
+    * ``OverflowError`` (Python float ``**``, ``math.exp``, huge ints converted to float) and
+    * ``numpy.linalg.LinAlgError`` (e.g. an eigen-solver fed the NaN of an overflow)
+
+    become ``ValueError("<func>: float64 overflow (...) for `sigma`=1e+300")`` naming the
+    arguments that are extreme in magnitude (all numeric arguments if none is); a broadcasting
+    error of numpy becomes a ``ValueError`` naming the array arguments and their shapes. Other
+    exceptions, and every result, pass through unchanged.
+    """
+    sig = inspect.signature(func)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except OverflowError as exc:
+            raise ValueError(f"{func.__name__}: the computation overflows float64 ({exc}); inputs too large "
+                             f"or too small in magnitude: {_culprits(sig, args, kwargs)}") from None
+        except np.linalg.LinAlgError as exc:
+            raise ValueError(f"{func.__name__}: linear algebra failed ({exc}), typically after a float64 "
+                             f"overflow or for degenerate inputs: {_culprits(sig, args, kwargs)}") from None
+        except ValueError as exc:
+            msg = str(exc)
+            if "broadcast" in msg and "`" not in msg:
+                try:
+                    bound = sig.bind_partial(*args, **kwargs).arguments
+                except TypeError:
+                    bound = dict(kwargs)
+                shapes = ", ".join(f"`{k}` shape {np.shape(v)}" for k, v in bound.items()
+                                   if isinstance(v, (np.ndarray, list, tuple)))
+                raise ValueError(f"{func.__name__}: the array arguments do not broadcast together ({shapes}): "
+                                 f"{msg}") from None
+            raise
+
+    return wrapper
+
+
+def guard_module(namespace: dict, names: Iterable[str]) -> None:
+    """Wrap the public functions ``names`` of a module namespace with :func:`guard_numeric_errors`."""
+    for name in names:
+        obj = namespace.get(name)
+        if inspect.isfunction(obj) and not hasattr(obj, "__wrapped__"):
+            namespace[name] = guard_numeric_errors(obj)
