@@ -4,10 +4,13 @@ All functions accept stacks of matrices (leading batch axes) where it makes sens
 """
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 
+from ._validation import guard_module as _guard_module
+from ._validation import (check_alloc, check_bool, check_finite_array, check_generator, check_int, check_real)
 from ._warnings import IllConditionedWarning
 
 __all__ = [
@@ -22,16 +25,21 @@ __all__ = [
 
 
 def _as_stack(B: np.ndarray, name: str) -> np.ndarray:
-    B = np.asarray(B, dtype=float)
+    B = check_finite_array(B, name)
     if B.ndim < 2:
         raise ValueError(f"`{name}` must be a matrix or a stack of matrices (ndim >= 2); "
                          f"got shape {B.shape}")
     if B.shape[-2] < B.shape[-1]:
         raise ValueError(f"`{name}` must be tall (rows >= columns, i.e. k <= d); "
                          f"got shape {B.shape}")
-    if not np.all(np.isfinite(B)):
-        raise ValueError(f"`{name}` must be finite")
     return B
+
+
+def _finite_or_raise(x: np.ndarray, what: str, names: str) -> np.ndarray:
+    """``x`` if finite; else a ``ValueError``: finite inputs whose scale overflowed float64."""
+    if not np.all(np.isfinite(x)):
+        raise ValueError(f"{what} overflowed float64: the entries of {names} are too large in magnitude")
+    return x
 
 
 def orthonormalize(B: np.ndarray) -> np.ndarray:
@@ -105,13 +113,34 @@ def principal_angle_distance_def1(B1: np.ndarray, B2: np.ndarray) -> float:
     A literal transcription of FedRep eq. (9) (Collins et al., ICML 2021), used as
     an independent check of :func:`principal_angle_distance`. Single matrices only.
     """
+    B1 = _as_stack(B1, "B1")
+    B2 = _as_stack(B2, "B2")
+    if B1.ndim != 2 or B2.ndim != 2 or B1.shape[0] != B2.shape[0]:
+        raise ValueError(f"`B1` and `B2` must be single matrices with the same number of rows d; got shapes "
+                         f"{B1.shape} and {B2.shape}")
     perp = orthogonal_complement(B1)
     Q2 = orthonormalize(B2)
     return float(np.linalg.norm(perp.T @ Q2, ord=2))
 
 
 def random_orthonormal(rng: np.random.Generator, d: int, k: int, size: tuple = ()) -> np.ndarray:
-    """A Haar-distributed d x k matrix with orthonormal columns (QR of a Gaussian)."""
+    """A Haar-distributed d x k matrix with orthonormal columns (QR of a Gaussian).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    d, k : int
+        ``1 <= k <= d``.
+    size : tuple of int
+        Leading batch shape.
+    """
+    check_generator(rng, "rng")
+    d = check_int(d, "d", 1)
+    k = check_int(k, "k", 1, d, why=f"k <= d, d={d}")
+    if not isinstance(size, tuple):
+        raise TypeError(f"`size` must be a tuple of ints; got {size!r}")
+    size = tuple(check_int(s, "size", 0) for s in size)
+    check_alloc(math.prod(size) * d * k, "the d x k Gaussian matrices", d=d, k=k, size=size)
     G = rng.standard_normal(size + (d, k))
     return orthonormalize(G)
 
@@ -137,8 +166,16 @@ def batched_solve(A: np.ndarray, b: np.ndarray, rcond: float = 1e-10,
         If True, ``A`` is symmetric positive semi-definite and its conditioning is
         read from ``eigvalsh`` (cheaper than an SVD).
     """
-    A = np.asarray(A, dtype=float)
-    b = np.asarray(b, dtype=float)
+    A = check_finite_array(A, "A")
+    b = check_finite_array(b, "b")
+    rcond = check_real(rcond, "rcond", 0)
+    symmetric = check_bool(symmetric, "symmetric")
+    if A.ndim < 2 or A.shape[-1] != A.shape[-2]:
+        raise ValueError(f"`A` must be a square matrix or a stack of them (..., p, p); got shape {A.shape}")
+    p = A.shape[-1]
+    if b.ndim < 1 or (b.ndim == A.ndim - 1 and b.shape[-1] != p) or (b.ndim != A.ndim - 1 and (
+            b.ndim < 2 or b.shape[-2] != p)):
+        raise ValueError(f"`b` must have shape (..., {p}) or (..., {p}, q) to match `A` {A.shape}; got {b.shape}")
     vec = b.ndim == A.ndim - 1
     bb = b[..., None] if vec else b
     if symmetric:
@@ -166,6 +203,7 @@ def batched_solve(A: np.ndarray, b: np.ndarray, rcond: float = 1e-10,
         warnings.warn(
             f"{int(badb.sum())} ill-conditioned {what}(s) (sigma_min/sigma_max <= {rcond:g}); "
             "solved by least squares (minimum-norm) instead", IllConditionedWarning, stacklevel=2)
+    _finite_or_raise(x, f"the solution of the {what}", "`A` or `b`")
     return x[..., 0] if vec else x
 
 
@@ -181,3 +219,8 @@ def blas_single_thread():
 
         _CONTROLLER = ThreadpoolController()
     return _CONTROLLER.limit(limits=1, user_api="blas")
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)

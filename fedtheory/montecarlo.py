@@ -13,7 +13,9 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from ._validation import check_int, check_real
+from ._validation import guard_module as _guard_module
+from ._validation import (check_alloc, check_callable, check_choice, check_finite_array, check_int,
+                          check_real)
 from .random import SeedLike, as_generator, spawn_seeds
 
 __all__ = ["Estimate", "ProportionEstimate", "mc_mean", "estimate_from_samples",
@@ -79,21 +81,39 @@ class Estimate:
 
 
 def estimate_from_samples(samples: np.ndarray, confidence: float = 0.99) -> Estimate:
-    """Build an :class:`Estimate` from replications along axis 0."""
-    x = np.asarray(samples, dtype=float)
-    n = x.shape[0]
+    """Build an :class:`Estimate` from replications along axis 0.
+
+    Parameters
+    ----------
+    samples : array_like, shape (n, ...)
+        Finite replications along axis 0, ``n >= 2``.
+    confidence : float
+        Level of the Student-t interval, in (0, 1).
+
+    Raises
+    ------
+    ValueError
+        A NaN or inf sample, fewer than 2 replications, or ``confidence`` outside (0, 1).
+    """
+    x = check_finite_array(samples, "samples")
+    confidence = check_real(confidence, "confidence", 0, 1, True, True)
+    n = x.shape[0] if x.ndim else 1
     if n < 2:
         raise ValueError(f"`samples` must hold at least 2 replications; got {n}")
     mean = x.mean(axis=0)
     se = x.std(axis=0, ddof=1) / np.sqrt(n)
     q = stats.t.ppf(0.5 + confidence / 2, df=n - 1)
     lo, hi = mean - q * se, mean + q * se
+    if not (np.all(np.isfinite(se)) and np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+        raise ValueError("the estimate of `samples` overflows float64 (their spread is too large in magnitude)")
     if mean.ndim == 0:
         mean, se, lo, hi = float(mean), float(se), float(lo), float(hi)
     return Estimate(mean=mean, se=se, ci_low=lo, ci_high=hi, n=n, confidence=confidence)
 
 
 BLOCK = 4096  #: replications per vectorised sampler call; each block has its own stream
+#: bytes of one spawned ``SeedSequence`` in the list of block streams (measured: about 380)
+_SEED_BYTES = 400
 
 
 def mc_mean(sampler: Callable[[np.random.Generator, int], np.ndarray], n_samples: int,
@@ -123,20 +143,43 @@ def mc_mean(sampler: Callable[[np.random.Generator, int], np.ndarray], n_samples
     -------
     Estimate
         Computed from per-block sums folded in block order (no replication array is kept).
+
+    Raises
+    ------
+    ValueError
+        ``n_samples < 2``; a number of blocks whose list of random streams would exceed the memory
+        guard (:data:`fedtheory._validation.MAX_ARRAY_BYTES`), or a ``block`` whose one sampler call
+        would; a sampler that returns the wrong number of replications or a NaN/inf.
+    TypeError
+        ``sampler`` is not callable.
     """
+    check_callable(sampler, "sampler")
     n_samples = check_int(n_samples, "n_samples", 2)
     block = check_int(block, "block", 1)
     if chunk is not None:
         check_int(chunk, "chunk", 1)
     confidence = check_real(confidence, "confidence", 0, 1, True, True)
     n_blocks = -(-n_samples // block)
+    check_alloc(n_blocks, f"the {n_blocks} per-block random streams", itemsize=_SEED_BYTES,
+                n_samples=n_samples, block=block)
+    check_alloc(min(block, n_samples), "one sampler call (at least 8 bytes per replication)",
+                n_samples=n_samples, block=block)
     s1 = s2 = shift = None
     for j, ss in enumerate(spawn_seeds(seed, n_blocks)):
         size = min(block, n_samples - j * block)
-        x = np.asarray(sampler(as_generator(ss), size), dtype=float)
-        if x.shape[0] != size:
+        try:
+            x = np.asarray(sampler(as_generator(ss), size), dtype=float)
+        except (TypeError, ValueError) as exc:
+            if "sampler" in str(exc):
+                raise
+            raise (TypeError if isinstance(exc, TypeError) else ValueError)(
+                f"`sampler` raised {type(exc).__name__}: {exc}") from exc
+        if x.ndim == 0 or x.shape[0] != size:
             raise ValueError(f"`sampler` must return {size} replications along axis 0; "
                              f"got shape {x.shape}")
+        if not np.all(np.isfinite(x)):
+            raise ValueError(f"`sampler` returned a NaN or inf in block {j} ({int(np.sum(~np.isfinite(x)))} "
+                             f"entries); a Monte Carlo mean of non-finite replications is meaningless")
         if shift is None:
             shift = x[0].copy()  # shifted sums for numerical stability
             s1 = np.zeros_like(shift)
@@ -151,6 +194,10 @@ def mc_mean(sampler: Callable[[np.random.Generator, int], np.ndarray], n_samples
     se = np.sqrt(var / n)
     q = stats.t.ppf(0.5 + confidence / 2, df=n - 1)
     lo, hi = mean - q * se, mean + q * se
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(se)) and np.all(np.isfinite(lo))
+            and np.all(np.isfinite(hi))):
+        raise ValueError("`sampler` returned replications whose mean or variance overflows float64 "
+                         "(values too large in magnitude)")
     if np.ndim(mean) == 0:
         mean, se, lo, hi = float(mean), float(se), float(lo), float(hi)
     return Estimate(mean=mean, se=se, ci_low=lo, ci_high=hi, n=n, confidence=confidence)
@@ -193,11 +240,19 @@ def proportion_estimate(successes: int, n: int, confidence: float = 0.99,
     from statsmodels.stats.proportion import proportion_confint
 
     n = check_int(n, "n", 1)
-    successes = check_int(successes, "successes", 0, n)
+    successes = check_int(successes, "successes", 0, n, why=f"at most `n`={n}")
     confidence = check_real(confidence, "confidence", 0, 1, True, True)
-    if method not in ("beta", "wilson"):
-        raise ValueError(f"`method` must be one of: 'beta', 'wilson'; got {method!r}")
-    lo, hi = proportion_confint(successes, n, alpha=1 - confidence, method=method)
+    check_choice(method, "method", ("beta", "wilson"))
+    with np.errstate(all="ignore"):
+        lo, hi = proportion_confint(successes, n, alpha=1 - confidence, method=method)
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        raise ValueError(f"the {method} interval is not finite for `successes`={successes}, `n`={n} "
+                         f"(too large for float64)")
     return ProportionEstimate(successes=successes, n=n, p_hat=successes / n,
                               ci_low=float(lo), ci_high=float(hi), confidence=confidence,
                               method=method)
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)
