@@ -24,10 +24,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import guard_module as _guard_module
+from .._validation import (check_alloc, check_bool, check_choice, check_finite_result, check_generator, check_instance,
+                           check_int, check_iterations, check_matrix, check_real)
 from ..linalg import batched_solve, orthonormalize, principal_angle_distance, random_orthonormal
 from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
-from .model import FedRepModel, make_model, n_selected
+from .model import DESIGNS, HEAD_NORMS, SIGMA_MAX, FedRepModel, make_model, n_selected
 from .theory import population_objective
 
 __all__ = ["FedRepResult", "FedAvgResult", "RoundResult", "fedrep_round", "fedrep_round_reduced",
@@ -125,9 +127,13 @@ def default_eta(W_star: np.ndarray) -> float:
     Since ``sigma_max(W_I / sqrt(rn))^2 <= ||W_I||_F^2 / rn <= max_i ||w_i*||^2`` for
     every subset I, this step satisfies ``eta <= 1/(4 sigma_max,*^2)`` (FedRep
     Theorem 1, Collins et al., ICML 2021) without computing ``sigma_max,*``. Under
-    Assumption 3 it equals ``1/(4k)``.
+    Assumption 3 it equals ``1/(4k)``. ``W_star`` is a finite n x k matrix with a nonzero row.
     """
-    return 1.0 / (4.0 * float(np.max(np.sum(np.asarray(W_star) ** 2, axis=1))))
+    W = check_matrix(W_star, "W_star", (None, None))
+    top = float(np.max(np.sum(W ** 2, axis=1))) if W.size else 0.0
+    if not top > 0:
+        raise ValueError("`W_star` must have a nonzero row (the step 1/(4 max ||w_i*||^2) is infinite otherwise)")
+    return 1.0 / (4.0 * top)
 
 
 def mom_init(model: FedRepModel, m: int, rng: np.random.Generator, chunk: int = 4096
@@ -138,6 +144,13 @@ def mom_init(model: FedRepModel, m: int, rng: np.random.Generator, chunk: int = 
     the server returns the top-``k`` eigenvectors of ``(1/n) sum_i Z_i``. Clients
     are processed in chunks to bound the memory.
     """
+    check_instance(model, "model", FedRepModel)
+    m = check_int(m, "m", 1)
+    check_generator(rng, "rng")
+    chunk = check_int(chunk, "chunk", 1)
+    _check_model_memory(model)
+    check_alloc(max(model.d ** 2, min(chunk, model.n) * m * model.d), "the method of moments (d x d, and a chunk "
+                "of clients' m x d batches)", d=model.d, m=m, chunk=chunk)
     d, n = model.d, model.n
     acc = np.zeros((d, d))
     for start in range(0, n, chunk):
@@ -155,12 +168,16 @@ def fit_heads(A: np.ndarray, y: np.ndarray, ridge: float = 0.0) -> np.ndarray:
 
     ``A`` has shape (c, m, k) (features ``X_c B``), ``y`` shape (c, m). This is
     the exact head of FedRep Algorithm 2: ``w = (B^T X^T X B)^{-1} B^T X^T y``.
-    Ill-conditioned systems fall back to least squares with a warning.
+    Ill-conditioned systems fall back to least squares with a warning. ``ridge >= 0``.
     """
+    A = check_matrix(A, "A", (None, None, None))
+    y = check_matrix(y, "y", A.shape[:2])
+    ridge = check_real(ridge, "ridge", 0)
     G = np.matmul(np.swapaxes(A, -1, -2), A)
     if ridge > 0:
         G = G + ridge * np.eye(A.shape[-1])
     rhs = np.einsum("cmk,cm->ck", A, y)
+    _overflow_check([G, rhs], "the head solve", "A", "y", "ridge")
     return batched_solve(G, rhs, what="head solve (B^T X^T X B)", symmetric=True)
 
 
@@ -169,31 +186,49 @@ def fit_local(X: np.ndarray, y: np.ndarray, ridge: float = 1e-5) -> np.ndarray:
 
     Uses the dual form ``X^T (X X^T + ridge I)^{-1} y`` when ``m < d``. ``ridge``
     defaults to the public code's ``1e-5`` (the problem is underdetermined for
-    ``m < d``; as ``ridge -> 0`` this is the minimum-norm interpolant).
+    ``m < d``; as ``ridge -> 0`` this is the minimum-norm interpolant). ``ridge >= 0``.
     """
+    X = check_matrix(X, "X", (None, None, None))
+    y = check_matrix(y, "y", X.shape[:2])
+    ridge = check_real(ridge, "ridge", 0)
     c, m, d = X.shape
+    check_alloc(c * min(m, d) ** 2, "the local Gram matrices", X=X.shape)
     Xt = np.swapaxes(X, -1, -2)
     if m < d:
         K = X @ Xt + ridge * np.eye(m)
+        _overflow_check([K, y], "the local ridge solve", "X", "y", "ridge")
         alpha = batched_solve(K, y, what="local ridge (dual)", symmetric=True)
-        return np.einsum("cmd,cm->cd", X, alpha)
+        return check_finite_result(np.einsum("cmd,cm->cd", X, alpha), "the local ridge fit", "X", "y")
     G = Xt @ X + ridge * np.eye(d)
-    return batched_solve(G, np.einsum("cmd,cm->cd", X, y), what="local ridge", symmetric=True)
+    rhs = np.einsum("cmd,cm->cd", X, y)
+    _overflow_check([G, rhs], "the local ridge solve", "X", "y", "ridge")
+    return batched_solve(G, rhs, what="local ridge", symmetric=True)
 
 
 def test_mse(model: FedRepModel, theta_hat: np.ndarray, rng: np.random.Generator, m_test: int,
              clients: np.ndarray | None = None, noiseless: bool = False) -> float:
     """Mean squared prediction error of per-client linear predictors on fresh data.
 
-    ``theta_hat`` has one row per client (the predictor ``x -> theta_hat_i . x``).
+    ``theta_hat`` has one row per client (the predictor ``x -> theta_hat_i . x``); ``m_test >= 1``.
     """
-    clients = np.arange(model.n) if clients is None else np.asarray(clients)
+    check_instance(model, "model", FedRepModel)
+    check_generator(rng, "rng")
+    m_test = check_int(m_test, "m_test", 1)
+    clients = np.arange(model.n) if clients is None else _check_clients(clients, model.n)
+    theta_hat = check_matrix(theta_hat, "theta_hat")
+    if theta_hat.shape != (clients.size, model.d):
+        raise ValueError(f"`theta_hat` must have one row of length d={model.d} per client in `clients` "
+                         f"({clients.size} clients): shape {(clients.size, model.d)}; got {theta_hat.shape}")
+    noiseless = check_bool(noiseless, "noiseless")
+    _check_model_memory(model)
+    check_alloc(clients.size * m_test * model.d, "the test covariates (clients x m_test x d)", m_test=m_test,
+                d=model.d, clients=clients.size)
     X = model.draw_x(rng, (clients.size, m_test))
     y = np.einsum("cmd,cd->cm", X, model.theta_star[clients])
     if model.sigma > 0 and not noiseless:
         y = y + model.sigma * rng.standard_normal(y.shape)
     pred = np.einsum("cmd,cd->cm", X, theta_hat)
-    return float(np.mean((y - pred) ** 2))
+    return check_finite_result(float(np.mean((y - pred) ** 2)), "the test MSE", "theta_hat")
 
 
 def _eval_with_refit(model: FedRepModel, B: np.ndarray, m: int, m_test: int,
@@ -207,15 +242,110 @@ def _eval_with_refit(model: FedRepModel, B: np.ndarray, m: int, m_test: int,
     return test_mse(model, W @ B.T, rng, m_test)
 
 
+def _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches, *, init="random", m_init=None,
+                    head_steps=None, shards=1, sampler="full", local_steps=None):
+    """Refuse, before anything is drawn, a run whose arrays exceed the memory guard or whose loops
+    would not finish; the messages name the sizes."""
+    sizes = dict(d=d, k=k, n=n)
+    check_alloc(max(n * d, d * k, n * k), "the ground truth (the n x d thetas B* w_i*)", **sizes)
+    check_alloc(rounds + 1, "the trajectory (rounds + 1 entries)", rounds=rounds)
+    if init == "mom":
+        check_alloc(max(d * d, min(n, 4096) * (m_init or m) * d), "the method of moments (d x d, and a chunk of "
+                    "clients' m_init x d batches; m_init defaults to m)", d=d, m=m, m_init=m_init or m, n=n)
+    if sampler != "reduced":
+        check_alloc(n_sel * m * d, "one round's batch (rn x m x d)", m=m, d=d, n=n)
+    if not fresh_batches:
+        check_alloc(n * m * d, "the fixed dataset (n x m x d)", n=n, m=m, d=d)
+    if m_test:
+        check_alloc(n * max(m, m_test) * d, "the evaluation (n x m x d training and n x m_test x d test samples)",
+                    n=n, m=m, m_test=m_test, d=d)
+    check_alloc(shards, "the shard streams", itemsize=400, shards=shards)
+    steps = rounds * (head_steps or 1) * (local_steps or 1)
+    check_iterations(steps, "the run", rounds=rounds, **({"head_steps": head_steps} if head_steps else {}),
+                     **({"local_steps": local_steps} if local_steps else {}))
+
+
 def _validate_common(d, k, n, m, r, rounds, sigma):
     d = check_int(d, "d", 1)
     k = check_int(k, "k", 1, d, why=f"k must not exceed d={d}")
     n = check_int(n, "n", 1)
     n_sel = n_selected(n, r)
     rounds = check_int(rounds, "rounds", 0)
-    check_real(sigma, "sigma", 0, why="noise standard deviation")
+    check_real(sigma, "sigma", 0, SIGMA_MAX, why="noise standard deviation")
     m = check_int(m, "m", 1)
     return d, k, n, m, n_sel, rounds
+
+
+class _OverflowNames:
+    """Context manager: an overflow ``ValueError`` raised inside is re-raised naming the caller's inputs."""
+
+    def __init__(self, *names: str):
+        self.names = names
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, typ, exc, tb):
+        if typ is not None and issubclass(typ, ValueError) and "overflows float64" in str(exc):
+            raise ValueError(f"{exc} (inputs of this call: {', '.join(f'`{n}`' for n in self.names)})") from None
+        return False
+
+
+def _check_model_memory(model: FedRepModel) -> None:
+    """``model.sample`` forms the n x d matrix of thetas: refuse it above the memory guard."""
+    check_alloc(model.n * model.d, "the n x d thetas B* w_i* of the model", n=model.n, d=model.d)
+
+
+def _check_clients(clients, n: int) -> np.ndarray:
+    """``clients`` as a 1-D integer array of indices in ``[0, n)``."""
+    c = check_matrix(clients, "clients", (None,))
+    if c.size and (np.any(c != np.round(c)) or c.min() < 0 or c.max() >= n):
+        raise ValueError(f"`clients` must hold integer client indices in [0, {n - 1}]; got {clients!r}")
+    return c.astype(np.int64)
+
+
+def _overflow_check(arrays, what: str, *names: str) -> None:
+    """A ``ValueError`` naming the inputs if an intermediate of ``what`` overflowed float64."""
+    for a in arrays:
+        check_finite_result(a, what, *names)
+
+
+def _check_round(B, model, clients, m, eta, w_init, head_steps, head_lr):
+    """Validate the arguments of the fresh-batch round variants; returns ``(B, clients, m, eta, w_init,
+    head_steps, head_lr)``."""
+    check_instance(model, "model", FedRepModel)
+    B = check_matrix(B, "B", (model.d, None))
+    if B.shape[1] < 1 or B.shape[1] > model.d:
+        raise ValueError(f"`B` must be d x k with 1 <= k <= d={model.d}; got shape {B.shape}")
+    clients = _check_clients(clients, model.n)
+    if clients.size < 1:
+        raise ValueError("`clients` must name at least one client")
+    m = check_int(m, "m", 1)
+    eta = check_real(eta, "eta", 0)
+    w_init, head_steps, head_lr = _check_heads(w_init, head_steps, head_lr, clients.size, B.shape[1], m)
+    _check_model_memory(model)
+    check_alloc(clients.size * m * (model.d + 2 * B.shape[1]), "the round's batch (clients x m x d)",
+                m=m, d=model.d, clients=clients.size)
+    return B, clients, m, eta, w_init, head_steps, head_lr
+
+
+def _check_heads(w_init, head_steps, head_lr, c, k, m):
+    head_lr = check_real(head_lr, "head_lr", 0, low_open=True)
+    if head_steps is None:
+        if m < k:
+            raise ValueError(f"`m` must be >= k={k} for the exact head solve; got m={m}")
+    else:
+        head_steps = check_int(head_steps, "head_steps", 1)
+        check_iterations(head_steps, "the head's gradient steps", head_steps=head_steps)
+    if w_init is not None:
+        w_init = check_matrix(w_init, "w_init", (c, k))
+    return w_init, head_steps, head_lr
+
+
+def _check_result(rnd: "RoundResult", *names: str) -> "RoundResult":
+    check_finite_result(rnd.B_next, "the round's representation", *names)
+    check_finite_result(rnd.w, "the round's heads", *names)
+    return rnd
 
 
 # --------------------------------------------------------------------------- FedRep
@@ -244,7 +374,25 @@ def fedrep_round(B: np.ndarray, X: np.ndarray, y: np.ndarray, eta: float, *,
     ``B_bar = B - (eta / (c m)) sum_i X_i^T (X_i B w_i - y_i) w_i^T``, ``B_next, R = QR(B_bar)``.
 
     Vectorised over the clients: one batched matmul, one batched k x k solve, one contraction.
+
+    ``B`` (d x k), ``X`` (c, m, d) and ``y`` (c, m) are finite; ``eta >= 0``; ``w_init`` (c, k) or None;
+    ``head_steps`` None (exact head, needs ``m >= k``) or >= 1; ``head_lr > 0``. Raises a ``ValueError``
+    if the round overflows float64 (e.g. a huge ``eta``).
     """
+    X = check_matrix(X, "X", (None, None, None))
+    c, m, d = X.shape
+    B = check_matrix(B, "B", (d, None))
+    y = check_matrix(y, "y", (c, m))
+    eta = check_real(eta, "eta", 0)
+    w_init, head_steps, head_lr = _check_heads(w_init, head_steps, head_lr, c, B.shape[1], m)
+    orthonormalize_B = check_bool(orthonormalize_B, "orthonormalize_B")
+    with _OverflowNames("B", "X", "y", "eta", "w_init", "head_lr"):
+        return _check_result(_round_given_batch(B, X, y, eta, w_init=w_init, head_steps=head_steps, head_lr=head_lr,
+                                                orthonormalize_B=orthonormalize_B), "B", "X", "y", "eta")
+
+
+def _round_given_batch(B, X, y, eta, *, w_init=None, head_steps=None, head_lr=0.5, orthonormalize_B=True):
+    """:func:`fedrep_round` without the input validation (the runs validate once, up front)."""
     c, m, d = X.shape
     Xf = X.reshape(c * m, d)
     return _round_from_features(B, Xf, (Xf @ B).reshape(c, m, -1), y, eta, w_init=w_init,
@@ -287,6 +435,7 @@ def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head
     w, resid = _client_heads(A, y, head_steps, head_lr, w_init)
     Rw = (resid[:, :, None] * w[:, None, :]).reshape(c * m, k)
     B_bar = B - eta * (Xf.T @ Rw) / (c * m)  # (1/c) sum_i (1/m) X_i^T r_i w_i^T
+    check_finite_result(B_bar, "the round's averaged representation", "B", "eta", "head_lr")
     return _finish_round(B_bar, w, resid, orthonormalize_B)
 
 
@@ -323,7 +472,27 @@ def fedrep_round_sharded(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     ``workers >= 2`` the shards run in threads with BLAS pinned to one thread each (numpy's
     generators and matmuls release the GIL), otherwise one after the other. Below
     ``PARALLEL_MIN_NORMALS`` normals per round the threads are not used, since they would be slower.
+    ``rngs`` is a non-empty list of generators (at most one per client).
     """
+    B, clients, m, eta, w_init, head_steps, head_lr = _check_round(B, model, clients, m, eta, w_init,
+                                                                   head_steps, head_lr)
+    if not isinstance(rngs, (list, tuple)) or not rngs:
+        raise TypeError(f"`rngs` must be a non-empty list of numpy.random.Generator; got {rngs!r}")
+    for g in rngs:
+        check_generator(g, "rngs")
+    if len(rngs) > clients.size:
+        raise ValueError(f"`rngs` must hold at most one stream per client ({clients.size}); got {len(rngs)}")
+    workers = check_int(workers, "workers", 1)
+    orthonormalize_B = check_bool(orthonormalize_B, "orthonormalize_B")
+    with _OverflowNames("B", "model", "eta", "w_init", "head_lr"):
+        return _check_result(_round_sharded(B, model, clients, m, eta, rngs, workers=workers, w_init=w_init,
+                                        head_steps=head_steps, head_lr=head_lr,
+                                        orthonormalize_B=orthonormalize_B), "B", "eta", "model")
+
+
+def _round_sharded(B, model, clients, m, eta, rngs, *, workers=1, w_init=None, head_steps=None, head_lr=0.5,
+                   orthonormalize_B=True) -> RoundResult:
+    """:func:`fedrep_round_sharded` without the input validation."""
     parts = np.array_split(np.arange(clients.size), len(rngs))
     wi = [None if w_init is None else w_init[p] for p in parts]
     jobs = [(B, model, clients[p], m, g, head_steps, head_lr, w) for p, g, w in zip(parts, rngs, wi)]
@@ -343,7 +512,7 @@ def fedrep_round_sharded(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     w = np.concatenate([o[1] for o in outs])
     resid = np.concatenate([o[2] for o in outs])
     B_bar = B - eta * G / (clients.size * m)
-    k = B.shape[1]
+    check_finite_result(B_bar, "the round's averaged representation", "B", "eta", "head_lr")
     return _finish_round(B_bar, w, resid, orthonormalize_B)
 
 
@@ -355,6 +524,20 @@ def fedrep_round_stacked(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     stream, same order), computes ``X [B | B*]`` in one matmul, the labels ``y_i = (X_i B*) w_i* +
     noise`` from it, and then :func:`_round_from_features`.
     """
+    unknown = set(kw) - {"w_init", "head_steps", "head_lr", "orthonormalize_B"}
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s): {', '.join(sorted(unknown))}")
+    check_generator(rng, "rng")
+    B, clients, m, eta, w_init, head_steps, head_lr = _check_round(
+        B, model, clients, m, eta, kw.get("w_init"), kw.get("head_steps"), kw.get("head_lr", 0.5))
+    kw = {**kw, "w_init": w_init, "head_steps": head_steps, "head_lr": head_lr,
+          "orthonormalize_B": check_bool(kw.get("orthonormalize_B", True), "orthonormalize_B")}
+    with _OverflowNames("B", "model", "eta", "w_init", "head_lr"):
+        return _check_result(_round_stacked(B, model, clients, m, eta, rng, **kw), "B", "eta", "model")
+
+
+def _round_stacked(B, model, clients, m, eta, rng, **kw) -> RoundResult:
+    """:func:`fedrep_round_stacked` without the input validation."""
     Xf, A, y = _draw_stacked(B, model, clients, m, rng)
     return _round_from_features(B, Xf, A, y, eta, **kw)
 
@@ -366,6 +549,8 @@ def resolve_sampler(sampler: str, model: FedRepModel, fresh_batches: bool = True
     """Validate ``sampler`` and resolve ``"auto"``: the reduced sampler needs an isotropic Gaussian
     design, ``d >= 2k`` and fresh batches; ``"auto"`` falls back to ``"full"`` elsewhere."""
     check_choice(sampler, "sampler", SAMPLERS)
+    check_instance(model, "model", FedRepModel)
+    fresh_batches = check_bool(fresh_batches, "fresh_batches")
     ok = model.design == "gaussian" and model.d >= 2 * model.k and fresh_batches
     if sampler == "reduced" and not ok:
         raise ValueError("`sampler`='reduced' needs design='gaussian', d >= 2k and fresh batches "
@@ -396,6 +581,20 @@ def fedrep_round_reduced(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     ``U_perp N ~ (I - U U^T) N'`` for a d x k standard normal ``N'``, so ``U_perp`` is never formed.
     The result equals :func:`fedrep_round`'s in distribution (not sample path by sample path).
     """
+    check_generator(rng, "rng")
+    B, clients, m, eta, w_init, head_steps, head_lr = _check_round(B, model, clients, m, eta, w_init,
+                                                                   head_steps, head_lr)
+    if model.d < 2 * B.shape[1]:
+        raise ValueError(f"the reduced round needs d >= 2k; got `B` of shape {B.shape}")
+    orthonormalize_B = check_bool(orthonormalize_B, "orthonormalize_B")
+    with _OverflowNames("B", "model", "eta", "w_init", "head_lr"):
+        return _check_result(_round_reduced(B, model, clients, m, eta, rng, w_init=w_init, head_steps=head_steps,
+                                        head_lr=head_lr, orthonormalize_B=orthonormalize_B), "B", "eta", "model")
+
+
+def _round_reduced(B, model, clients, m, eta, rng, *, w_init=None, head_steps=None, head_lr=0.5,
+                   orthonormalize_B=True) -> RoundResult:
+    """:func:`fedrep_round_reduced` without the input validation."""
     c = clients.size
     k = B.shape[1]
     U, _ = np.linalg.qr(np.hstack([B, model.B_star]))  # d x 2k, orthonormal
@@ -409,11 +608,13 @@ def fedrep_round_reduced(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
     w, resid = _client_heads(A, y, head_steps, head_lr, w_init)
     G_U = np.einsum("cmq,cm->cq", a, resid).T @ w / (c * m)  # U^T G, (2k, k)
     S = (w * np.sum(resid ** 2, axis=1)[:, None]).T @ w / (c * m) ** 2
+    check_finite_result(S, "the round's gradient covariance", "B", "eta", "head_lr")
     ev, vec = np.linalg.eigh(S)
     L = vec * np.sqrt(np.maximum(ev, 0.0))  # L L^T = S
     Np = rng.standard_normal((B.shape[0], k))
     G = U @ G_U + (Np - U @ (U.T @ Np)) @ L.T
     B_bar = B - eta * G
+    check_finite_result(B_bar, "the round's averaged representation", "B", "eta", "head_lr")
     return _finish_round(B_bar, w, resid, orthonormalize_B)
 
 
@@ -490,13 +691,26 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     """
     d, k, n, m, n_sel, rounds = _validate_common(d, k, n, m, r, rounds, sigma)
     check_choice(init, "init", ("mom", "random"))
+    check_choice(head_norm, "head_norm", HEAD_NORMS)
+    check_choice(design, "design", DESIGNS)
+    fresh_batches = check_bool(fresh_batches, "fresh_batches")
+    orthonormalize_B = check_bool(orthonormalize_B, "orthonormalize_B")
     if head_steps is None and m < k:
         raise ValueError(f"`m` must be >= k={k} for the exact head solve; got m={m}")
+    head_lr = check_real(head_lr, "head_lr", 0, low_open=True)
     if head_steps is not None:
         head_steps = check_int(head_steps, "head_steps", 1)
-        head_lr = check_real(head_lr, "head_lr", 0, low_open=True)
     m_init = m if m_init is None else check_int(m_init, "m_init", 1)
     m_test = check_int(m_test, "m_test", 0)
+    if eta is not None:
+        eta = check_real(eta, "eta", 0, low_open=True)
+    if model is not None:
+        check_instance(model, "model", FedRepModel)
+    check_choice(sampler, "sampler", SAMPLERS)
+    shards = check_int(shards, "shards", 1, n_sel, why=f"at most one shard per selected client, rn={n_sel}")
+    workers = check_int(workers, "workers", 1)
+    _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches,
+                    init=init, m_init=m_init, head_steps=head_steps, shards=shards, sampler=sampler)
     ss_model, ss_init, ss_run, ss_eval = spawn_seeds(seed, 4)
     if model is None:
         model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design,
@@ -504,10 +718,8 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     elif (model.d, model.k, model.n) != (d, k, n):
         raise ValueError(f"`model` has (d, k, n)={(model.d, model.k, model.n)} but the run "
                          f"asks for {(d, k, n)}")
-    eta = default_eta(model.W_star) if eta is None else check_real(eta, "eta", 0, low_open=True)
+    eta = default_eta(model.W_star) if eta is None else eta
     sampler = resolve_sampler(sampler, model, fresh_batches)
-    shards = check_int(shards, "shards", 1)
-    workers = check_int(workers, "workers", 1)
     # shard streams: children of a key derived from the run stream, fixed by `shards` only
     ss_shards = np.random.SeedSequence(ss_run.entropy, spawn_key=tuple(ss_run.spawn_key) + (7,))
     shard_rngs = [as_generator(x) for x in ss_shards.spawn(shards)] if shards > 1 else None
@@ -528,24 +740,27 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     for t in range(rounds):
         sel = rng.choice(n, size=n_sel, replace=False)
         if sampler == "reduced":
-            rnd = fedrep_round_reduced(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
-                                       head_lr=head_lr, orthonormalize_B=orthonormalize_B)
+            rnd = _round_reduced(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
+                                 head_lr=head_lr, orthonormalize_B=orthonormalize_B)
         else:
             if fresh_batches and shard_rngs is not None:
-                rnd = fedrep_round_sharded(B, model, sel, m, eta, shard_rngs, workers=workers, w_init=W[sel],
-                                           head_steps=head_steps, head_lr=head_lr,
-                                           orthonormalize_B=orthonormalize_B)
+                rnd = _round_sharded(B, model, sel, m, eta, shard_rngs, workers=workers, w_init=W[sel],
+                                     head_steps=head_steps, head_lr=head_lr,
+                                     orthonormalize_B=orthonormalize_B)
             elif fresh_batches:
-                rnd = fedrep_round_stacked(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
-                                           head_lr=head_lr, orthonormalize_B=orthonormalize_B)
+                rnd = _round_stacked(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
+                                     head_lr=head_lr, orthonormalize_B=orthonormalize_B)
             else:
-                rnd = fedrep_round(B, X_all[sel], y_all[sel], eta, w_init=W[sel], head_steps=head_steps,
-                                   head_lr=head_lr, orthonormalize_B=orthonormalize_B)
+                rnd = _round_given_batch(B, X_all[sel], y_all[sel], eta, w_init=W[sel], head_steps=head_steps,
+                                         head_lr=head_lr, orthonormalize_B=orthonormalize_B)
         B = rnd.B_next
         W[sel] = rnd.w
         batch_loss[t] = 0.5 * float(np.mean(rnd.resid ** 2))
         dist[t + 1] = principal_angle_distance(B, model.B_star)
         obj[t + 1] = population_objective(B, W, model.B_star, model.W_star, model.sigma)
+        if not (math.isfinite(batch_loss[t]) and math.isfinite(obj[t + 1])):
+            raise ValueError(f"the run overflowed float64 at round {t + 1} (diverged): the step `eta`={eta:g} "
+                             f"or `head_lr`={head_lr:g} is too large for this problem (noise `sigma`={model.sigma:g})")
     eval_mse = _eval_with_refit(model, B, m, m_test, as_generator(ss_eval))
     params = dict(algorithm="FedRep" if head_steps is None else f"{head_steps}GD-GD",
                   d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds, eta=eta, sigma=sigma,
@@ -584,10 +799,22 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     eta = check_real(eta, "eta", 0, low_open=True)
     local_steps = check_int(local_steps, "local_steps", 1)
     m_test = check_int(m_test, "m_test", 0)
+    check_choice(head_norm, "head_norm", HEAD_NORMS)
+    check_choice(design, "design", DESIGNS)
+    fresh_batches = check_bool(fresh_batches, "fresh_batches")
+    if selection_log is not None:
+        check_instance(selection_log, "selection_log", list)
+    _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches, local_steps=local_steps)
+    check_alloc(n_sel * m * d + n_sel * d * k, "one round's batch and per-client copies of B", m=m, d=d, k=k, n=n)
     ss_model, ss_init, ss_run, ss_eval = spawn_seeds(seed, 4)
     if model is None:
         model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design,
                            seed=ss_model)
+    else:
+        check_instance(model, "model", FedRepModel)
+        if (model.d, model.k, model.n) != (d, k, n):
+            raise ValueError(f"`model` has (d, k, n)={(model.d, model.k, model.n)} but the run "
+                             f"asks for {(d, k, n)}")
     B = random_orthonormal(as_generator(ss_init), d, k)
     w = np.zeros(k)
     rng = as_generator(ss_run)
@@ -615,7 +842,13 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
             gB = np.einsum("cmd,cm,ck->cdk", X, res, wc) / m
             wc, Bc = wc - eta * gw, Bc - eta * gB
         B, w = Bc.mean(axis=0), wc.mean(axis=0)
+        if not (np.all(np.isfinite(B)) and np.all(np.isfinite(w))):
+            raise ValueError(f"FedAvg overflowed float64 at round {t + 1} (diverged): the step `eta`={eta:g} "
+                             f"is too large for this problem (noise `sigma`={model.sigma:g})")
         dist[t + 1], obj[t + 1] = principal_angle_distance(B, model.B_star), objective4(B, w)
+        if not math.isfinite(obj[t + 1]):
+            raise ValueError(f"FedAvg overflowed float64 at round {t + 1} (diverged): the step `eta`={eta:g} "
+                             f"is too large for this problem (noise `sigma`={model.sigma:g})")
     rng_eval = as_generator(ss_eval)
     eval_mse = _eval_with_refit(model, B, m, m_test, rng_eval) if m_test else math.nan
     params = dict(algorithm="FedAvg", d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds,
@@ -637,14 +870,33 @@ def new_client_mse(B_hat: np.ndarray | None, m_new: int, *, d: int, k: int, n_ne
     Local Only (a ``d``-dimensional ridge fit). The test data are noiseless, so the
     MSE is the excess risk. Returns an array of ``n_new`` MSEs.
     """
+    d = check_int(d, "d", 1)
+    k = check_int(k, "k", 1, d, why=f"k <= d, d={d}")
     m_new = check_int(m_new, "m_new", 1)
     n_new = check_int(n_new, "n_new", 1)
-    check_real(sigma, "sigma", 0, why="noise standard deviation")
+    m_test = check_int(m_test, "m_test", 1)
+    check_real(sigma, "sigma", 0, SIGMA_MAX, why="noise standard deviation")
+    ridge = check_real(ridge, "ridge", 0)
+    check_choice(head_norm, "head_norm", HEAD_NORMS)
+    B_star = check_matrix(B_star, "B_star")
+    if B_star.shape != (d, k):
+        raise ValueError(f"`B_star` must be d x k with `d`={d}, `k`={k}; got shape {B_star.shape}")
+    if B_hat is not None:
+        B_hat = check_matrix(B_hat, "B_hat")
+        if B_hat.ndim != 2 or B_hat.shape[0] != d:
+            raise ValueError(f"`B_hat` must be d x k' with `d`={d}; got shape {B_hat.shape}")
+    check_alloc(n_new * max(m_new, m_test) * d, "the new clients' samples (n_new x m_new x d, n_new x m_test x d)",
+                n_new=n_new, m_new=m_new, m_test=m_test, d=d)
     rng = as_generator(seed)
     from .model import make_heads
 
     W = make_heads(rng, n_new, k, head_norm)
     model = FedRepModel(B_star=B_star, W_star=W, sigma=sigma, head_norm=head_norm)
+    with _OverflowNames("B_hat", "B_star", "sigma", "ridge"):
+        return _new_client_mse(B_hat, model, rng, n_new, m_new, m_test, ridge)
+
+
+def _new_client_mse(B_hat, model, rng, n_new, m_new, m_test, ridge):
     X, y = model.sample(rng, np.arange(n_new), m_new)
     if B_hat is None:
         theta_hat = fit_local(X, y, ridge=ridge)
@@ -653,4 +905,9 @@ def new_client_mse(B_hat: np.ndarray | None, m_new: int, *, d: int, k: int, n_ne
         theta_hat = Wh @ B_hat.T
     Xt = model.draw_x(rng, (n_new, m_test))
     err = np.einsum("cmd,cd->cm", Xt, model.theta_star - theta_hat)
-    return np.mean(err ** 2, axis=1)
+    return check_finite_result(np.mean(err ** 2, axis=1), "the new clients' MSE", "B_hat", "B_star")
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)

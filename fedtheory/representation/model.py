@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import guard_module as _guard_module
+from .._validation import (check_alloc, check_choice, check_finite_result, check_generator, check_int, check_iterations, check_matrix,
+                           check_real)
 from ..linalg import orthonormalize, random_orthonormal
 from ..random import SeedLike, as_generator
 
@@ -34,6 +36,9 @@ __all__ = ["HEAD_NORMS", "DESIGNS", "FedRepModel", "make_model", "make_heads", "
            "Diversity", "client_diversity", "n_selected"]
 
 HEAD_NORMS = ("sqrt_k", "unit", "qr_cols")
+#: largest label-noise standard deviation of the runs: the data's fourth moments (method of moments)
+#: must stay within float64
+SIGMA_MAX = 1e60
 DESIGNS = ("gaussian", "rademacher")
 
 
@@ -64,8 +69,15 @@ def n_selected(n: int, r: float) -> int:
 
 
 def make_heads(rng: np.random.Generator, n: int, k: int, head_norm: str = "sqrt_k") -> np.ndarray:
-    """Ground-truth heads ``W*`` (n x k) under the named normalisation."""
+    """Ground-truth heads ``W*`` (n x k) under the named normalisation.
+
+    ``rng`` is a ``numpy.random.Generator``; ``n, k >= 1`` (``n >= k`` for ``"qr_cols"``).
+    """
+    check_generator(rng, "rng")
+    n = check_int(n, "n", 1)
+    k = check_int(k, "k", 1)
     check_choice(head_norm, "head_norm", HEAD_NORMS)
+    check_alloc(n * k, "the n x k heads", n=n, k=k)
     G = rng.standard_normal((n, k))
     if head_norm == "qr_cols":
         if n < k:
@@ -100,11 +112,12 @@ class FedRepModel:
     head_norm: str = "sqrt_k"
 
     def __post_init__(self):
-        B, W = np.asarray(self.B_star, float), np.asarray(self.W_star, float)
+        B = check_matrix(self.B_star, "B_star")
+        W = check_matrix(self.W_star, "W_star")
         if B.ndim != 2 or W.ndim != 2 or B.shape[1] != W.shape[1]:
             raise ValueError(f"`B_star` (d x k) and `W_star` (n x k) must share k; got "
                              f"{B.shape} and {W.shape}")
-        check_real(self.sigma, "sigma", 0, why="noise standard deviation")
+        check_real(self.sigma, "sigma", 0, SIGMA_MAX, why="noise standard deviation")
         check_choice(self.design, "design", DESIGNS)
         B.setflags(write=False)
         W.setflags(write=False)
@@ -163,7 +176,10 @@ def make_model(d: int, k: int, n: int, *, sigma: float = 0.0, head_norm: str = "
     d = check_int(d, "d", 1)
     k = check_int(k, "k", 1, d, why=f"1 <= k <= d, d={d}")
     n = check_int(n, "n", 1)
-    check_real(sigma, "sigma", 0, why="noise standard deviation")
+    check_real(sigma, "sigma", 0, SIGMA_MAX, why="noise standard deviation")
+    check_choice(head_norm, "head_norm", HEAD_NORMS)
+    check_choice(design, "design", DESIGNS)
+    check_alloc(max(d * k, n * d), "the ground truth (B* is d x k, the thetas B* w_i* n x d)", d=d, k=k, n=n)
     rng = as_generator(seed)
     B = random_orthonormal(rng, d, k)
     W = make_heads(rng, n, k, head_norm)
@@ -220,17 +236,26 @@ def client_diversity(W_star: np.ndarray, n_sel: int, *, max_exact: int = 200_000
     the safe side (see :class:`Diversity`). If ``rn < k`` every subset is rank
     deficient and ``sigma_min = 0`` exactly.
     """
-    W = np.asarray(W_star, float)
+    W = check_matrix(W_star, "W_star", (None, None))
     n, k = W.shape
     n_sel = check_int(n_sel, "n_sel", 1, n)
+    max_exact = check_int(max_exact, "max_exact", 0)
+    n_starts = check_int(n_starts, "n_starts", 1)
     total = math.comb(n, n_sel)
     if total <= max_exact:
+        check_alloc(total * max(n_sel, k * k), "the exact enumeration of the rn-subsets (C(n, rn) x rn)",
+                    max_exact=max_exact, n=n, n_sel=n_sel)
+        check_iterations(total * n_sel, "the exact enumeration of the rn-subsets", max_exact=max_exact, n=n,
+                         n_sel=n_sel)
         idx = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(n), n_sel)),
                           dtype=np.int64, count=total * n_sel).reshape(total, n_sel)
         lo, hi = _subset_eigs(W, idx, k)
+        check_finite_result(hi, "the subsets' singular values", "W_star")
         smin = 0.0 if n_sel < k else math.sqrt(max(float(lo.min()), 0.0))
         return Diversity(sigma_min=smin, sigma_max=math.sqrt(float(hi.max())), n_sel=n_sel,
                          exact=True, n_subsets=total)
+    check_alloc(n_starts * max(n, n_sel * k), "the subset search (n_starts x n and n_starts x rn x k)",
+                n_starts=n_starts, n=n, n_sel=n_sel)
     rng = as_generator(seed)
     best_lo, best_hi = math.inf, 0.0
     for sign in (+1, -1):  # +1: minimise the smallest eigenvalue, -1: maximise the largest
@@ -250,6 +275,12 @@ def client_diversity(W_star: np.ndarray, n_sel: int, *, max_exact: int = 200_000
             if np.allclose(np.abs(np.einsum("ck,ck->c", U, U_new)), 1.0):
                 break
             U = U_new
+    check_finite_result([best_lo, best_hi], "the subsets' singular values", "W_star")
     smin = 0.0 if n_sel < k else math.sqrt(max(best_lo, 0.0))
     return Diversity(sigma_min=smin, sigma_max=math.sqrt(best_hi), n_sel=n_sel, exact=False,
                      n_subsets=2 * n_starts)
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)
