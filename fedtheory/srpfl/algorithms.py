@@ -13,18 +13,21 @@ sampled clients every round, so the slowest one sets the pace.
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import guard_module as _guard_module
+from .._validation import (check_alloc, check_bool, check_choice, check_instance, check_int, check_iterations, check_matrix,
+                           check_real)
 from ..linalg import principal_angle_distance, random_orthonormal
 from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
-from ..representation.algorithms import (fedrep_round, fedrep_round_reduced, fit_heads, mom_init,
+from ..representation.algorithms import (_round_given_batch, _round_reduced, fit_heads, mom_init,
                                          resolve_sampler)
-from ..representation.model import FedRepModel, make_model
-from .model import SpeedModel, make_speed_model
+from ..representation.model import DESIGNS, HEAD_NORMS, SIGMA_MAX, FedRepModel, make_model
+from .model import SPEEDS, SpeedModel, make_speed_model
 from .theory import contraction_bound, round_decomposition, stage_rounds, switch_point
 
 __all__ = ["SRPFLResult", "run_srpfl", "srpfl_default_eta", "fedavg_wallclock"]
@@ -94,8 +97,13 @@ class SRPFLResult:
 
 def srpfl_default_eta(W_star: np.ndarray) -> float:
     """``1/(8 max_i ||w_i*||^2)``, which satisfies Theorem 4.7's ``eta <= 1/(8 sigma_max,*^2)``
-    for every subset (as :func:`fedtheory.representation.default_eta`; Tziotis et al., TMLR)."""
-    return 1.0 / (8.0 * float(np.max(np.sum(np.asarray(W_star) ** 2, axis=1))))
+    for every subset (as :func:`fedtheory.representation.default_eta`; Tziotis et al., TMLR).
+    ``W_star`` is a finite n x k matrix with a nonzero row."""
+    W = check_matrix(W_star, "W_star", (None, None))
+    top = float(np.max(np.sum(W ** 2, axis=1))) if W.size else 0.0
+    if not top > 0:
+        raise ValueError("`W_star` must have a nonzero row (the step 1/(8 max ||w_i*||^2) is infinite otherwise)")
+    return 1.0 / (8.0 * top)
 
 
 def _exact_mse(model: FedRepModel, B: np.ndarray, m: int, rng: np.random.Generator) -> float:
@@ -170,13 +178,30 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
     N = check_int(N, "N", 1, M, why=f"N must not exceed M={M}")
     n0 = check_int(n0, "n0", k, N, why=f"k={k} <= n0 <= N={N}")
     m = check_int(m, "m", k, why=f"the exact head needs m >= k={k}")
-    check_real(sigma, "sigma", 0, why="noise standard deviation")
+    check_real(sigma, "sigma", 0, SIGMA_MAX, why="noise standard deviation")
     lam = check_real(lam, "lam", 0, low_open=True, why="exponential rate")
     c = check_real(comm_cost, "comm_cost", 0)
     check_choice(schedule, "schedule", ("doubling", "all"))
     check_choice(resample, "resample", ("stage", "round"))
     check_choice(carry, "carry", ("qr", "pre_qr"))
     check_choice(init, "init", ("mom", "random"))
+    check_choice(head_norm, "head_norm", HEAD_NORMS)
+    check_choice(design, "design", DESIGNS)
+    check_choice(sampler, "sampler", ("full", "reduced", "auto"))
+    if isinstance(speeds, SpeedModel):
+        if speeds.M != M:
+            raise ValueError(f"`speeds` is a SpeedModel for M={speeds.M} clients; the run has M={M}")
+    else:
+        check_choice(speeds, "speeds", SPEEDS)
+    if model is not None:
+        check_instance(model, "model", FedRepModel)
+    if eta is not None:
+        eta = check_real(eta, "eta", 0, low_open=True)
+    check_choice(speed_variant, "speed_variant", ("tmlr", "arxiv"))
+    check_real(straggler_fraction, "straggler_fraction", 0, 1)
+    record_identities = check_bool(record_identities, "record_identities")
+    if a_stage is not None:
+        a_stage = check_real(a_stage, "a_stage", 0, 1, True, True)
     eval_every = check_int(eval_every, "eval_every", 0)
     R = max(0, math.ceil(math.log2(N / n0)))
     sizes = [min(N, n0 * 2 ** r) for r in range(R + 1)] if schedule == "doubling" else [N]
@@ -184,11 +209,12 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
         check_choice(stage_lengths, "stage_lengths", ("lemma_b1",))
         if a_stage is None:
             raise ValueError("`a_stage` in (0, 1) is required with stage_lengths='lemma_b1'")
-        a_stage = check_real(a_stage, "a_stage", 0, 1, True, True)
-    elif isinstance(stage_lengths, (int, np.integer)):
+    elif isinstance(stage_lengths, (numbers.Real, np.number)):
         stage_lengths = [check_int(stage_lengths, "stage_lengths", 1)] * len(sizes)
+    elif isinstance(stage_lengths, (list, tuple, np.ndarray)):
+        stage_lengths = [check_int(v, "stage_lengths", 1) for v in np.ravel(stage_lengths).tolist()]
     else:
-        stage_lengths = [check_int(v, "stage_lengths", 1) for v in stage_lengths]
+        raise TypeError(f"`stage_lengths` must be an int, a sequence of ints or 'lemma_b1'; got {stage_lengths!r}")
         if len(stage_lengths) < len(sizes) - 1:
             raise ValueError(f"`stage_lengths` needs {len(sizes) - 1} entries; got {len(stage_lengths)}")
     if rounds is None:
@@ -197,6 +223,11 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
     rounds = check_int(rounds, "rounds", 0)
     if target is not None:
         target = check_real(target, "target", 0, low_open=True)
+    check_alloc(rounds + 1, "the trajectory (rounds + 1 entries per record)", itemsize=8 * 8, rounds=rounds)
+    check_iterations(rounds, "the run", rounds=rounds)
+    check_alloc(max(M * d, d * d, N * m * d, (M * m * d) if eval_every else 0),
+                "the run's largest array (M x d thetas, d x d moments, N x m x d batch, M x m x d evaluation)",
+                d=d, M=M, N=N, m=m)
 
     ss_model, ss_speed, ss_init, ss_run, ss_time, ss_eval = spawn_seeds(seed, 6)
     if model is None:
@@ -207,7 +238,7 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
     sp = speeds if isinstance(speeds, SpeedModel) else make_speed_model(
         speeds, M, N, lam=lam, variant=speed_variant, straggler_fraction=straggler_fraction,
         seed=ss_speed)
-    eta = srpfl_default_eta(model.W_star) if eta is None else check_real(eta, "eta", 0, low_open=True)
+    eta = srpfl_default_eta(model.W_star) if eta is None else eta
     sampler = resolve_sampler(sampler, model)
     if sampler == "reduced" and record_identities:
         raise ValueError("`record_identities` needs the batches; use sampler='full'")
@@ -251,10 +282,10 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
         round_time = float(times[order[n - 1]]) + C
         B_in = B
         if sampler == "reduced":
-            rnd = fedrep_round_reduced(B_in, model, sel, m, eta, rng)
+            rnd = _round_reduced(B_in, model, sel, m, eta, rng)
         else:
             X, y = model.sample(rng, sel, m)
-            rnd = fedrep_round(B_in, X, y, eta)
+            rnd = _round_given_batch(B_in, X, y, eta)
         B, B_bar_prev = rnd.B_next, rnd.B_bar
         if record_identities and carry == "qr":
             for key, val in round_decomposition(B_in, X, y, model.B_star, model.W_star[sel], eta,
@@ -262,6 +293,9 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
                 ident.setdefault(key, []).append(val)
         sv = np.linalg.svd(model.W_star[sel] / math.sqrt(n), compute_uv=False)
         a_t = 0.5 * eta * E0 * (sv[-1] ** 2 if n >= k else 0.0)
+        if a_t >= 1:
+            raise ValueError(f"the step `eta`={eta:g} gives a_t = eta E0 sigma_min^2/2 = {a_t:.4g} >= 1 at round {t}; "
+                             "Theorem 4.7 needs eta <= 1/(8 sigma_max,*^2) (the default)")
         a_list.append(a_t)
         bounds.append(contraction_bound(dist[-1], a_t, n / n0) if a_t > 0 else math.inf)
         dist.append(principal_angle_distance(B, model.B_star))
@@ -271,6 +305,9 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
         mse.append(_exact_mse(model, B, m, rng_e) if eval_every and (t + 1) % eval_every == 0
                    else math.nan)
         in_stage += 1
+    if not math.isfinite(clock[-1]):
+        raise ValueError(f"the simulated clock overflows float64: `lam`={lam!r} too small or `comm_cost`={c!r} "
+                         f"too large (or the `speeds` model's times)")
     params = dict(schedule="SRPFL" if schedule == "doubling" else "FedRep", d=d, k=k, M=M, N=N,
                   n0=n0, m=m, sigma=model.sigma, speeds=sp.kind, speed_params=sp.params, lam=lam,
                   comm_cost=c, stage_lengths=stage_lengths if not isinstance(stage_lengths, list)
@@ -296,8 +333,25 @@ def fedavg_wallclock(d: int = 50, k: int = 3, M: int = 64, N: int = 64, m: int =
     """
     from ..representation.algorithms import run_fedavg
 
+    M = check_int(M, "M", 1)
+    N = check_int(N, "N", 1, M, why=f"N must not exceed M={M}")
+    lam = check_real(lam, "lam", 0, low_open=True, why="exponential rate")
+    comm_cost = check_real(comm_cost, "comm_cost", 0)
+    if isinstance(speeds, SpeedModel):
+        if speeds.M != M:
+            raise ValueError(f"`speeds` is a SpeedModel for M={speeds.M} clients; the run has M={M}")
+    else:
+        check_choice(speeds, "speeds", SPEEDS)
+    check_choice(speed_variant, "speed_variant", ("tmlr", "arxiv"))
+    check_real(straggler_fraction, "straggler_fraction", 0, 1)
+    if model is not None:
+        check_instance(model, "model", FedRepModel)
     ss_model, ss_speed, ss_run, ss_time = spawn_seeds(seed, 4)
     if model is None:
+        d = check_int(d, "d", 1)
+        k = check_int(k, "k", 1, d, why=f"k must not exceed d={d}")
+        check_real(sigma, "sigma", 0, SIGMA_MAX, why="noise standard deviation")
+        check_alloc(max(M * d, N * m * d if isinstance(m, int) else 0), "the run's largest array", d=d, M=M, m=m)
         model = make_model(d, k, M, sigma=sigma, seed=ss_model)
     sp = speeds if isinstance(speeds, SpeedModel) else make_speed_model(
         speeds, M, N, lam=lam, variant=speed_variant, straggler_fraction=straggler_fraction, seed=ss_speed)
@@ -306,4 +360,13 @@ def fedavg_wallclock(d: int = 50, k: int = 3, M: int = 64, N: int = 64, m: int =
     rng_t = as_generator(ss_time)
     C = comm_cost / lam
     times = np.array([float(np.max(sp.draw(rng_t, sel))) + C for sel in log])
-    return np.concatenate([[0.0], np.cumsum(times)]), res.dist, 2 * res.objective
+    clock = np.concatenate([[0.0], np.cumsum(times)])
+    if not np.all(np.isfinite(clock)):
+        raise ValueError(f"the simulated clock overflows float64: `lam`={lam!r} too small or `comm_cost`={comm_cost!r} "
+                         f"too large (or the `speeds` model's times)")
+    return clock, res.dist, 2 * res.objective
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)

@@ -22,11 +22,13 @@ Compute times (Sec. 5 and App. C of Tziotis et al., TMLR; Thm 4.9's model):
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import check_alloc, check_choice, check_int, check_real
+from .._validation import guard_module as _guard_module
 from ..random import SeedLike, as_generator
 
 __all__ = ["SPEEDS", "SpeedModel", "make_speed_model"]
@@ -61,27 +63,51 @@ class SpeedModel:
 def make_speed_model(kind: str, M: int, N: int, *, lam: float = 1.0, variant: str = "tmlr",
                      straggler_fraction: float = 0.2, fast_mean: float = 0.1,
                      slow_mean: float = 10.0, seed: SeedLike = 0) -> SpeedModel:
-    """Build a :class:`SpeedModel` (see the module docstring for the kinds)."""
-    check_choice(kind, "speeds", SPEEDS)
+    """Build a :class:`SpeedModel` (see the module docstring for the kinds).
+
+    Parameters
+    ----------
+    kind : {"fixed", "dynamic", "iid", "mixture"}
+    M, N : int
+        Clients in total and sampled per stage, ``1 <= N <= M``.
+    lam : float
+        Exponential rate, > 0.
+    variant : {"tmlr", "arxiv"}
+        Range of the dynamic rates.
+    straggler_fraction : float
+        In [0, 1] (mixture).
+    fast_mean, slow_mean : float
+        Mean times of the mixture, > 0.
+    seed : int, SeedSequence or Generator
+    """
+    check_choice(kind, "kind", SPEEDS)
     M = check_int(M, "M", 1)
     N = check_int(N, "N", 1, M, why=f"N <= M, M={M}")
     lam = check_real(lam, "lam", 0, low_open=True, why="exponential rate")
+    if not math.isfinite(1.0 / lam):
+        raise ValueError(f"`lam` too small: the mean time 1/lam overflows float64; got lam={lam!r}")
+    check_choice(variant, "variant", ("tmlr", "arxiv"))
+    f = check_real(straggler_fraction, "straggler_fraction", 0, 1)
+    check_real(fast_mean, "fast_mean", 0, low_open=True)
+    check_real(slow_mean, "slow_mean", 0, low_open=True)
+    check_alloc(M, "the per-client times or rates", M=M)
     rng = as_generator(seed)
     if kind == "fixed":
         return SpeedModel(kind, lam, M, {}, fixed_times=rng.exponential(1.0 / lam, size=M))
     if kind == "iid":
         return SpeedModel(kind, lam, M, {})
     if kind == "dynamic":
-        check_choice(variant, "variant", ("tmlr", "arxiv"))
         low = 1.0 / (M if variant == "tmlr" else N)
         return SpeedModel(kind, lam, M, {"variant": variant, "rate_low": low},
                           rates=rng.uniform(low, 1.0, size=M))
-    f = check_real(straggler_fraction, "straggler_fraction", 0, 1)
-    check_real(fast_mean, "fast_mean", 0, low_open=True)
-    check_real(slow_mean, "slow_mean", 0, low_open=True)
     n_slow = int(round(f * M))
     slow = np.zeros(M, bool)
     slow[rng.choice(M, size=n_slow, replace=False)] = True
     rates = np.where(slow, 1.0 / slow_mean, 1.0 / fast_mean)
     return SpeedModel(kind, lam, M, {"straggler_fraction": f, "fast_mean": fast_mean,
                                      "slow_mean": slow_mean}, rates=rates)
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)

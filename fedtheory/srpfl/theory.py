@@ -16,7 +16,8 @@ import math
 import numpy as np
 from scipy.special import digamma
 
-from .._validation import check_real
+from .._validation import check_finite_array, check_finite_result, check_matrix, check_real
+from .._validation import guard_module as _guard_module
 
 __all__ = [
     "harmonic", "expected_order_statistic", "contraction_bound", "noise_floor",
@@ -34,9 +35,19 @@ def _out(x):
     return float(x) if x.ndim == 0 else x
 
 
+def _f(x, name, low=None, high=None, low_open=False, high_open=False, why=""):
+    """A finite float array (scalars and lists accepted), optionally in an interval."""
+    return check_finite_array(x, name, low, high, low_open, high_open, why)
+
+
+def _fin(out, what, **params):
+    """``_out(out)`` after checking it is finite (a float64 overflow raises a ValueError naming the inputs)."""
+    return _out(check_finite_result(out, what, **params))
+
+
 def harmonic(n):
     """Harmonic number ``H_n = sum_{i<=n} 1/i`` (``H_0 = 0``), via ``digamma(n+1) + gamma``."""
-    n = np.asarray(n, dtype=float)
+    n = _f(n, "n")
     if np.any(n < 0):
         raise ValueError(f"`n` must be >= 0; got n={n!r}")
     return _out(np.where(n == 0, 0.0, digamma(n + 1.0) + _EULER))
@@ -56,16 +67,18 @@ def expected_order_statistic(j, N, lam=1.0):
     lam : array_like of float
         Rate, > 0 (mean time ``1/lam``).
     """
-    j, N, lam = (np.asarray(a, dtype=float) for a in (j, N, lam))
+    j, N, lam = _f(j, "j"), _f(N, "N"), _f(lam, "lam")
     if np.any(lam <= 0):
         raise ValueError(f"`lam` must be > 0 (the exponential rate); got lam={lam!r}")
     if np.any(j < 1) or np.any(j > N) or np.any(j != np.round(j)) or np.any(N != np.round(N)):
         raise ValueError("`j` and `N` must be integers with 1 <= j <= N")
-    return _out((harmonic(N) - harmonic(N - j)) / lam)
+    with np.errstate(over="ignore"):
+        out = (harmonic(N) - harmonic(N - j)) / lam
+    return _fin(out, "E[T_(j:N)]", j=j, N=N, lam=lam)
 
 
 def _check_a(a):
-    a = np.asarray(a, dtype=float)
+    a = _f(a, "a")
     if np.any((a <= 0) | (a >= 1)):
         raise ValueError(f"`a` must be in (0, 1) (a = eta E0 sigma_min^2 / 2 <= 1/4); got a={a!r}")
     return a
@@ -75,40 +88,73 @@ def contraction_bound(dist, a, n_over_n0):
     """Right side of Theorem 4.7, eq. (10) [arXiv: Thm 4.5, (9)]:
     ``dist * sqrt(1-a) + a / sqrt((n/n0)(1-a))``."""
     a = _check_a(a)
-    return _out(np.asarray(dist, float) * np.sqrt(1 - a) + a / np.sqrt(np.asarray(n_over_n0, float) * (1 - a)))
+    dist = _f(dist, "dist", 0)
+    n_over_n0 = _f(n_over_n0, "n_over_n0", 0, low_open=True)
+    return _fin(dist * np.sqrt(1 - a) + a / np.sqrt(n_over_n0 * (1 - a)), "the bound (10)", dist=dist,
+                a=a, n_over_n0=n_over_n0)
 
 
 def noise_floor(a, n_over_n0):
     """Fixed point of (10): ``D = a / (sqrt((n/n0)(1-a)) (1 - sqrt(1-a)))`` (derived; the
     stage-r floor D_r with n/n0 = 2^r; eq. (12) with c_hat = 1, Tziotis et al., TMLR)."""
     a = _check_a(a)
-    return _out(a / (np.sqrt(np.asarray(n_over_n0, float) * (1 - a)) * (1 - np.sqrt(1 - a))))
+    n_over_n0 = _f(n_over_n0, "n_over_n0", 0, low_open=True)
+    return _fin(a / (np.sqrt(n_over_n0 * (1 - a)) * (1 - np.sqrt(1 - a))), "the noise floor", a=a,
+                n_over_n0=n_over_n0)
 
 
 def floor_recursion(d0, a, n_over_n0, t):
     """Closed form of the recursion ``d_{t+1} = sqrt(1-a) d_t + a/sqrt((n/n0)(1-a))``:
     ``d_t = D + (d0 - D)(1-a)^{t/2}`` (derived; Corollary A.11, eq. (198))."""
     D = np.asarray(noise_floor(a, n_over_n0))
-    return _out(D + (np.asarray(d0, float) - D) * (1 - np.asarray(a, float)) ** (np.asarray(t, float) / 2))
+    d0 = _f(d0, "d0")
+    t = _f(t, "t", 0)
+    return _fin(D + (d0 - D) * (1 - np.asarray(a, float)) ** (t / 2), "the recursion's value", d0=d0, a=a,
+                n_over_n0=n_over_n0, t=t)
 
 
 def vacuous_ratio(a):
     """The n/n0 below which the floor is >= 1 (the bound (10) guarantees nothing):
     ``a^2 / ((1-a)(1-sqrt(1-a))^2)`` (derived; about 4 for small a, 4.64 at a = 1/4)."""
     a = _check_a(a)
-    return _out(a ** 2 / ((1 - a) * (1 - np.sqrt(1 - a)) ** 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = a ** 2 / ((1 - a) * (1 - np.sqrt(1 - a)) ** 2)
+    return _fin(out, "the vacuous ratio (1 - sqrt(1 - a) rounds to 0 for a this small)", a=a)
 
 
 def target_error(a, N, n0, c_hat):
     """Target error (12) [arXiv: (11)]: ``eps = c_hat * D_{log2(N/n0)}``, ``1 < c_hat < sqrt 2``."""
-    c_hat = np.asarray(c_hat, dtype=float)
+    c_hat = _f(c_hat, "c_hat")
     if np.any((c_hat <= 1) | (c_hat >= math.sqrt(2))):
         raise ValueError(f"`c_hat` must be in (1, sqrt(2)) (eq. (12)); got c_hat={c_hat!r}")
-    return _out(c_hat * np.asarray(noise_floor(a, np.asarray(N, float) / np.asarray(n0, float))))
+    N = _f(N, "N", 0, low_open=True)
+    n0 = _f(n0, "n0", 0, low_open=True)
+    return _fin(c_hat * np.asarray(noise_floor(a, N / n0)), "the target error", a=a, N=N, n0=n0)
+
+
+def _c_hat(c_hat):
+    c_hat = _f(c_hat, "c_hat")
+    if np.any(c_hat <= 1):
+        raise ValueError(f"`c_hat` must be > 1 (eq. (12)); got c_hat={c_hat!r}")
+    return c_hat
+
+
+def _stage_args(r, N, n0, lam, r_low=0):
+    """Validate the stage index ``r`` (integer >= r_low), ``N``, ``n0`` (integers, 1 <= n0 <= N) and ``lam > 0``."""
+    r = _f(r, "r", r_low)
+    if np.any(r != np.round(r)):
+        raise ValueError(f"`r` must be an integer stage index; got r={r!r}")
+    N = _f(N, "N", 1)
+    n0 = _f(n0, "n0", 1)
+    if np.any(N != np.round(N)) or np.any(n0 != np.round(n0)) or np.any(n0 > N):
+        raise ValueError(f"`N` and `n0` must be integers with 1 <= n0 <= N; got N={N!r}, n0={n0!r}")
+    lam = _f(lam, "lam", 0, low_open=True)
+    return r, N, n0, lam
 
 
 def _stage_time(r, N, n0, lam):
-    n = np.minimum(np.asarray(N, float), np.asarray(n0, float) * 2.0 ** np.asarray(r, float))
+    with np.errstate(over="ignore"):
+        n = np.minimum(np.asarray(N, float), np.asarray(n0, float) * 2.0 ** np.asarray(r, float))
     return expected_order_statistic(n, N, lam)
 
 
@@ -117,8 +163,13 @@ def progress_ratio(dist, a, r, N, n0, lam=1.0, c=0.0):
     / (E[T_{n0 2^r}] + C)`` with ``C = c/lam`` (numerator corrected from the printed
     ``dist^+ - ...``; Lemma B.1, Tziotis et al., TMLR)."""
     a = _check_a(a)
-    num = np.asarray(dist, float) * (1 - np.sqrt(1 - a)) - a / np.sqrt(2.0 ** np.asarray(r, float) * (1 - a))
-    return _out(num / (np.asarray(_stage_time(r, N, n0, lam)) + np.asarray(c, float) / np.asarray(lam, float)))
+    r, N, n0, lam = _stage_args(r, N, n0, lam)
+    dist = _f(dist, "dist", 0)
+    c = _f(c, "c", 0)
+    with np.errstate(over="ignore"):
+        num = dist * (1 - np.sqrt(1 - a)) - a / np.sqrt(2.0 ** r * (1 - a))
+    return _fin(num / (np.asarray(_stage_time(r, N, n0, lam)) + c / lam), "the progress ratio", dist=dist,
+                a=a, r=r, N=N, n0=n0, lam=lam, c=c)
 
 
 def switch_point(r, a, N, n0, lam=1.0, c=0.0):
@@ -126,12 +177,20 @@ def switch_point(r, a, N, n0, lam=1.0, c=0.0):
     makes more progress per unit time than stage r.
 
     ``X_{r+1} = D_r (1 + (E[T_{n0 2^r}] + C)(1 - 1/sqrt 2) / (E[T_{n0 2^{r+1}}] - E[T_{n0 2^r}]))``.
+
+    Defined for the stages that have a successor, ``0 <= r`` and ``n0 2^r < N`` (a ``ValueError``
+    otherwise: the denominator vanishes).
     """
     a = _check_a(a)
+    r, N, n0, lam = _stage_args(r, N, n0, lam)
+    c = _f(c, "c", 0)
+    if np.any(n0 * 2.0 ** np.minimum(r, 1100) >= N):
+        raise ValueError(f"`r` must name a stage with a successor (n0 2^r < N, N={N!r}, n0={n0!r}); got r={r!r}")
     Er, Er1 = np.asarray(_stage_time(r, N, n0, lam)), np.asarray(_stage_time(np.asarray(r) + 1, N, n0, lam))
     C = np.asarray(c, float) / np.asarray(lam, float)
     Dr = np.asarray(noise_floor(a, 2.0 ** np.asarray(r, float)))
-    return _out(Dr * (1 + (Er + C) * (1 - 1 / math.sqrt(2)) / (Er1 - Er)))
+    return _fin(Dr * (1 + (Er + C) * (1 - 1 / math.sqrt(2)) / (Er1 - Er)), "the switch point", a=a, r=r, N=N,
+                n0=n0, lam=lam, c=c)
 
 
 def stage_rounds(r, a, N, n0, lam=1.0):
@@ -140,24 +199,31 @@ def stage_rounds(r, a, N, n0, lam=1.0):
 
     (Derived:) iterating the stage-r recursion from ``X_r`` for ``t^r`` rounds lands exactly
     on ``X_{r+1}``, and ``t^r`` does not depend on C. Any log base (it cancels).
+    Defined for ``1 <= r`` with ``n0 2^r < N`` (a ``ValueError`` otherwise).
     """
     a = _check_a(a)
-    r = np.asarray(r, dtype=float)
+    r, N, n0, lam = _stage_args(r, N, n0, lam, r_low=1)
+    if np.any(n0 * 2.0 ** np.minimum(r, 1100) >= N):
+        raise ValueError(f"`r` must satisfy 1 <= r < log2(N/n0) (N={N!r}, n0={n0!r}); got r={r!r}")
     E = lambda q: np.asarray(_stage_time(q, N, n0, lam))  # noqa: E731
     ratio = math.sqrt(2) * (E(r + 1) - E(r)) / (E(r) - E(r - 1))
-    return _out(2 * np.log(ratio) / np.log(1 / (1 - a)))
+    return _fin(2 * np.log(ratio) / np.log(1 / (1 - a)), "the stage length", a=a, r=r, N=N, n0=n0, lam=lam)
 
 
 def theorem47_probability(T, d, k, N):
     """Success probability of Theorem 4.7: ``1 - T exp(-90 min(d, k^2 log N))`` (natural log)."""
-    T, d, k, N = (np.asarray(x, float) for x in (T, d, k, N))
-    return _out(np.maximum(1 - T * np.exp(-90 * np.minimum(d, k ** 2 * np.log(N))), 0.0))
+    T, d, k, N = _f(T, "T", 0), _f(d, "d", 1), _f(k, "k", 1), _f(N, "N", 1)
+    return _fin(np.maximum(1 - T * np.exp(-90 * np.minimum(d, k ** 2 * np.log(N))), 0.0), "the probability",
+                T=T, d=d, k=k, N=N)
 
 
 def theorem47_m_condition(k, d, N, n0, kappa, E0, sigma, c0=1.0):
     """Theorem 4.7's batch size: ``m >= c0 (1+sigma^2) k^3 kappa^4 / E0^2 * max(log N, d/n0)``."""
-    k, d, N, n0, kappa, E0, sigma = (np.asarray(x, float) for x in (k, d, N, n0, kappa, E0, sigma))
-    return _out(c0 * (1 + sigma ** 2) * k ** 3 * kappa ** 4 / E0 ** 2 * np.maximum(np.log(N), d / n0))
+    k, d, N, n0 = _f(k, "k", 1), _f(d, "d", 1), _f(N, "N", 1), _f(n0, "n0", 0, low_open=True)
+    kappa, E0, sigma = _f(kappa, "kappa", 1), _f(E0, "E0", 0, 1, low_open=True), _f(sigma, "sigma", 0)
+    c0 = check_real(c0, "c0", 0, low_open=True)
+    return _fin(c0 * (1 + sigma ** 2) * k ** 3 * kappa ** 4 / E0 ** 2 * np.maximum(np.log(N), d / n0),
+                "the batch-size condition", k=k, d=d, N=N, n0=n0, kappa=kappa, E0=E0, sigma=sigma, c0=c0)
 
 
 def phase2_rounds_exact(a, N, n0, c_hat, lam=1.0, c=0.0):
@@ -165,18 +231,31 @@ def phase2_rounds_exact(a, N, n0, c_hat, lam=1.0, c=0.0):
     ``2 ln((sqrt2 (1+rho) - 1)/(c_hat - 1)) / ln(1/(1-a))`` with
     ``rho = (E[T_{N/2}] + C)(1 - 1/sqrt2) / (E[T_N] - E[T_{N/2}])``."""
     a = _check_a(a)
+    N = _f(N, "N", 2, why="the last stage halves N")
+    _f(n0, "n0", 0, low_open=True)
+    c_hat = _c_hat(c_hat)
+    lam = _f(lam, "lam", 0, low_open=True)
+    c = _f(c, "c", 0)
     EN = np.asarray(expected_order_statistic(N, N, lam))
     EN2 = np.asarray(expected_order_statistic(np.asarray(N) // 2, N, lam))
-    rho = (EN2 + np.asarray(c, float) / lam) * (1 - 1 / math.sqrt(2)) / (EN - EN2)
-    return _out(2 * np.log((math.sqrt(2) * (1 + rho) - 1) / (np.asarray(c_hat, float) - 1)) / np.log(1 / (1 - a)))
+    rho = (EN2 + c / lam) * (1 - 1 / math.sqrt(2)) / (EN - EN2)
+    return _fin(2 * np.log((math.sqrt(2) * (1 + rho) - 1) / (c_hat - 1)) / np.log(1 / (1 - a)),
+                "the phase-2 rounds", a=a, N=N, c_hat=c_hat, lam=lam, c=c)
 
 
 def fedrep_rounds_exact(a, N, n0, c_hat, d0=1.0):
     """(Derived) rounds FedRep (all N nodes) needs from ``d0`` to the target (12):
-    ``2 ln((d0 - D)/((c_hat - 1) D)) / ln(1/(1-a))`` with ``D = D_{log2(N/n0)}``."""
+    ``2 ln((d0 - D)/((c_hat - 1) D)) / ln(1/(1-a))`` with ``D = D_{log2(N/n0)}``. NaN where
+    ``d0 <= D`` (the start is already below the floor: no number of rounds is defined)."""
     a = _check_a(a)
-    D = np.asarray(noise_floor(a, np.asarray(N, float) / n0))
-    return _out(2 * np.log((np.asarray(d0, float) - D) / ((np.asarray(c_hat, float) - 1) * D)) / np.log(1 / (1 - a)))
+    N = _f(N, "N", 0, low_open=True)
+    n0 = _f(n0, "n0", 0, low_open=True)
+    c_hat = _c_hat(c_hat)
+    d0 = _f(d0, "d0", 0)
+    D = np.asarray(noise_floor(a, N / n0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = 2 * np.log((d0 - D) / ((c_hat - 1) * D)) / np.log(1 / (1 - a))
+    return _out(out)
 
 
 def idealised_wallclock(N, n0, a, c_hat, lam=1.0, c=0.0, d0=1.0, schedule="srpfl",
@@ -198,6 +277,11 @@ def idealised_wallclock(N, n0, a, c_hat, lam=1.0, c=0.0, d0=1.0, schedule="srpfl
     a = float(_check_a(a))
     check_real(lam, "lam", 0, low_open=True)
     check_real(c, "c", 0)
+    d0 = check_real(d0, "d0", 0, low_open=True)
+    from .._validation import check_choice
+
+    check_choice(schedule, "schedule", ("srpfl", "fedrep"))
+    max_rounds = check_int(max_rounds, "max_rounds", 1)
     R = int(round(math.log2(N / n0)))
     if n0 * 2 ** R != N:
         raise ValueError(f"`N`/`n0` must be a power of 2 for the stage structure; got N={N}, n0={n0}")
@@ -232,6 +316,19 @@ def _log(x, base):
     return np.log(x) / math.log(base)
 
 
+def _bound_args(N, c_hat, lam, c, log_base):
+    """Validate the arguments of Lemmas B.2-B.3 and Theorem 4.9: ``N >= 1``, ``c_hat > 1``, ``lam > 0``,
+    ``c >= 0`` (finite arrays) and a ``log_base > 0``, ``!= 1``."""
+    N = _f(N, "N", 1)
+    c_hat = _c_hat(c_hat)
+    lam = _f(lam, "lam", 0, low_open=True)
+    c = _f(c, "c", 0)
+    log_base = check_real(log_base, "log_base", 0, low_open=True)
+    if log_base == 1:
+        raise ValueError("`log_base` must be > 0 and != 1; got log_base=1.0")
+    return N, c_hat, lam, c, log_base
+
+
 def lemma_b2_bound(N, a, c_hat, lam=1.0, c=0.0, log_base=math.e):
     """Lemma B.2, eq. (217): ``E[T_SRPFL] <= log N (6(c+1) + 4 log(1/(c_hat-1))) / log(1/(1-a)) / lam``.
 
@@ -239,24 +336,30 @@ def lemma_b2_bound(N, a, c_hat, lam=1.0, c=0.0, log_base=math.e):
     the claim ``srpfl.lemB2.log-base``).
     """
     a = _check_a(a)
-    L = _log(1 / (np.asarray(c_hat, float) - 1), log_base)
-    return _out(_log(np.asarray(N, float), log_base) * (6 * (np.asarray(c, float) + 1) + 4 * L)
-                / _log(1 / (1 - a), log_base) / np.asarray(lam, float))
+    N, c_hat, lam, c, log_base = _bound_args(N, c_hat, lam, c, log_base)
+    L = _log(1 / (c_hat - 1), log_base)
+    return _fin(_log(N, log_base) * (6 * (c + 1) + 4 * L) / _log(1 / (1 - a), log_base) / lam,
+                "the bound (217)", N=N, a=a, c_hat=c_hat, lam=lam, c=c)
 
 
 def lemma_b3_bound(N, a, c_hat, lam=1.0, log_base=math.e):
     """Lemma B.3, eq. (248): ``E[T_FedRep] >= log N (log N + 2 log(1/(c_hat-1))) / log(1/(1-a)) / lam``."""
     a = _check_a(a)
-    L = _log(1 / (np.asarray(c_hat, float) - 1), log_base)
-    lN = _log(np.asarray(N, float), log_base)
-    return _out(lN * (lN + 2 * L) / _log(1 / (1 - a), log_base) / np.asarray(lam, float))
+    N, c_hat, lam, _, log_base = _bound_args(N, c_hat, lam, 0.0, log_base)
+    L = _log(1 / (c_hat - 1), log_base)
+    lN = _log(N, log_base)
+    return _fin(lN * (lN + 2 * L) / _log(1 / (1 - a), log_base) / lam, "the bound (248)", N=N, a=a,
+                c_hat=c_hat, lam=lam)
 
 
 def theorem49_ratio_bound(N, c_hat, c=0.0, log_base=math.e):
     """Theorem 4.9 [arXiv: 4.6], eq. (256): ``E[T_SRPFL]/E[T_FedRep] <= (6(c+1) + 4L) / (log N + 2L)``,
     ``L = log(1/(c_hat - 1))``."""
-    L = _log(1 / (np.asarray(c_hat, float) - 1), log_base)
-    return _out((6 * (np.asarray(c, float) + 1) + 4 * L) / (_log(np.asarray(N, float), log_base) + 2 * L))
+    N, c_hat, _, c, log_base = _bound_args(N, c_hat, 1.0, c, log_base)
+    L = _log(1 / (c_hat - 1), log_base)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = (6 * (c + 1) + 4 * L) / (_log(N, log_base) + 2 * L)
+    return _fin(out, "the ratio bound (256)", N=N, c_hat=c_hat, c=c)
 
 
 def round_decomposition(B_hat, X, y, B_star, W_star_sel, eta, B_bar, R, w, B_next):
@@ -279,6 +382,31 @@ def round_decomposition(B_hat, X, y, B_star, W_star_sel, eta, B_bar, R, w, B_nex
         + E^T B_hat); since the expansion of ``B^+T B^+`` contains ``+(eta/n)(B_hat^T E + E^T B_hat)``,
         the valid term is ``(eta/n) lambda_max(-(B_hat^T E + E^T B_hat))`` (corrected).
     """
+    from ..linalg import orthogonal_complement, principal_angle_distance
+
+    X = check_matrix(X, "X", (None, None, None))
+    n, m, d = X.shape
+    B_hat = check_matrix(B_hat, "B_hat", (d, None))
+    k = B_hat.shape[1]
+    y = check_matrix(y, "y", (n, m))
+    B_star = check_matrix(B_star, "B_star", (d, None))
+    W_star_sel = check_matrix(W_star_sel, "W_star_sel", (n, B_star.shape[1]))
+    eta = check_real(eta, "eta", 0)
+    B_bar = check_matrix(B_bar, "B_bar", (d, k))
+    R = check_matrix(R, "R", (k, k))
+    w = check_matrix(w, "w", (n, k))
+    B_next = check_matrix(B_next, "B_next", (d, k))
+    try:
+        out = _round_decomposition(B_hat, X, y, B_star, W_star_sel, eta, B_bar, R, w, B_next)
+    except np.linalg.LinAlgError as exc:
+        raise ValueError(f"linear algebra failed in the decomposition ({exc}): the Gram matrices (1/m) B_hat^T "
+                         f"X_i^T X_i B_hat (from `X`, `B_hat`) and `R` must be invertible, and `y`, `B_star`, "
+                         f"`W_star_sel`, `B_bar`, `w`, `B_next`, `eta` of moderate magnitude") from None
+    return check_finite_result(out, "the Appendix A quantities", "X", "y", "B_hat", "B_star", "W_star_sel",
+                               "B_bar", "R", "w", "B_next", eta=eta)
+
+
+def _round_decomposition(B_hat, X, y, B_star, W_star_sel, eta, B_bar, R, w, B_next):
     from ..linalg import orthogonal_complement, principal_angle_distance
 
     n, m, d = X.shape
@@ -321,3 +449,8 @@ def round_decomposition(B_hat, X, y, B_star, W_star_sel, eta, B_bar, R, w, B_nex
             "eq116_rhs": float((A1 + A2 + A3) * Rinv), "eq149_lhs": float(smin2),
             "eq149_rhs_printed": float(1 - R1 - R2 - R3p),
             "eq149_rhs_corrected": float(1 - R1 - R2 - R3c)}
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)
