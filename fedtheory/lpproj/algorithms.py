@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import guard_module as _guard_module
+from .._validation import (check_alloc, check_choice, check_finite_result, check_generator, check_instance,
+                           check_int, check_iterations, check_matrix, check_real)
 from ..linalg import batched_solve
 from ..montecarlo import Estimate, mc_mean
 from ..random import SeedLike, as_generator
@@ -23,17 +25,33 @@ __all__ = ["attack_messages", "closed_form_models", "benign_losses", "mc_test_lo
            "admm_l1_inner"]
 
 
-def _check_attack(attack, N_a, N):
+def _check_attack(attack, N_a, N, tau=0.0, source="problem"):
     check_choice(attack, "attack", ATTACKS)
+    check_real(tau, "tau", 0, why="attack standard deviation")
     if attack is None:
         return 0
-    return check_int(N_a, "N_a", 0, N - 1, why=f"0 <= N_a < N, N={N}")
+    return check_int(N_a, "N_a", 0, N - 1, why=f"0 <= N_a < N, N={N} clients in `{source}`")
+
+
+def _check_problem(problem) -> LinearFLProblem:
+    check_instance(problem, "problem", LinearFLProblem)
+    return problem
 
 
 def attack_messages(rng: np.random.Generator, attack: str, honest: np.ndarray, tau: float) -> np.ndarray:
     """Byzantine messages replacing ``honest`` (shape (..., N_a, m)), Sec. 4.2:
     same-value ``c 1`` and sign-flip ``-|c| honest`` with ``c ~ N(0, tau^2)`` per client,
     Gaussian ``N(0, tau^2 I)``."""
+    check_generator(rng, "rng")
+    check_choice(attack, "attack", ("same-value", "sign-flip", "gaussian"))
+    honest = check_matrix(honest, "honest")
+    tau = check_real(tau, "tau", 0, why="attack standard deviation")
+    if honest.ndim < 1:
+        raise ValueError(f"`honest` must have shape (..., N_a, m); got shape {honest.shape}")
+    return _attack_messages(rng, attack, honest, tau)
+
+
+def _attack_messages(rng, attack, honest, tau):
     shape = honest.shape
     if attack == "same-value":
         return tau * rng.standard_normal(shape[:-1] + (1,)) * np.ones(shape)
@@ -56,15 +74,32 @@ def closed_form_models(method: str, w_hat: np.ndarray, lam: float, b: float, P: 
     divides by N (Sec. 4.2).
     """
     check_choice(method, "method", METHODS)
+    w_hat = check_matrix(w_hat, "w_hat")
+    if w_hat.ndim < 2:
+        raise ValueError(f"`w_hat` must have shape (..., N, d); got shape {w_hat.shape}")
+    lam = check_real(lam, "lam", 0)
+    b = check_real(b, "b", 0, low_open=True)
     N = w_hat.shape[-2]
-    N_a = _check_attack(attack, N_a, N)
+    N_a = _check_attack(attack, N_a, N, tau, source="w_hat")
+    if method == "lp-proj-2":
+        if P is None:
+            raise ValueError("`P` (d_sub x d) is required for method='lp-proj-2'")
+        P = check_matrix(P, "P", (None, w_hat.shape[-1]))
+    if N_a:
+        check_generator(rng, "rng")
+    out = _closed_form_models(method, w_hat, lam, b, P, attack, N_a, tau, rng)
+    return check_finite_result(out, "the personalised models", "w_hat", "P", lam=lam, b=b, tau=tau)
+
+
+def _closed_form_models(method, w_hat, lam, b, P, attack, N_a, tau, rng):
+    N = w_hat.shape[-2]
     if method == "local":
         return w_hat
     proj = method == "lp-proj-2"
     msgs = _matmul2d(w_hat, P.T) if proj else w_hat
     if N_a:
         msgs = msgs.copy()
-        msgs[..., N - N_a:, :] = attack_messages(rng, attack, msgs[..., N - N_a:, :], tau)
+        msgs[..., N - N_a:, :] = _attack_messages(rng, attack, msgs[..., N - N_a:, :], tau)
     m = msgs.sum(axis=-2, keepdims=True) / N
     if method == "fedavg":
         return np.broadcast_to(m, w_hat.shape)
@@ -82,7 +117,20 @@ def _matmul2d(a: np.ndarray, M: np.ndarray) -> np.ndarray:
 
 def benign_losses(x: np.ndarray, W: np.ndarray, b: float, sigma: float, N_a: int = 0) -> np.ndarray:
     """Benign-average test loss per replication: ``sigma^2/2 + (b/2) mean_{k benign} ||x_k - w_k||^2``
-    (eq. (35), test noise averaged exactly)."""
+    (eq. (35), test noise averaged exactly). ``x`` (..., N, d), ``W`` (N, d), ``b > 0``, ``sigma >= 0``,
+    ``0 <= N_a < N``."""
+    W = check_matrix(W, "W", (None, None))
+    x = check_matrix(x, "x")
+    if x.shape[-2:] != W.shape:
+        raise ValueError(f"`x` must have shape (..., N, d) = (..., {W.shape[0]}, {W.shape[1]}); got {x.shape}")
+    b = check_real(b, "b", 0, low_open=True)
+    sigma = check_real(sigma, "sigma", 0)
+    N_a = check_int(N_a, "N_a", 0, W.shape[0] - 1, why=f"0 <= N_a < N, N={W.shape[0]}")
+    return check_finite_result(_benign_losses(x, W, b, sigma, N_a), "the benign losses", "x", "W", b=b,
+                               sigma=sigma)
+
+
+def _benign_losses(x, W, b, sigma, N_a=0):
     N = W.shape[0]
     diff = x[..., : N - N_a, :] - W[: N - N_a]
     sq = np.einsum("...kd,...kd->...", diff, diff)
@@ -99,22 +147,47 @@ def mc_test_loss(method: str, problem: LinearFLProblem, lam: float, *, attack: s
     ``P w_hat_k = P w_k + s P z_k`` (``P z_k ~ N(0, I_dsub)``) and the complement's squared norm
     ``||(I - P^T P)(w_hat_k - w_k)||^2 = s^2 chi^2_{d - d_sub}``, which is all the loss depends on:
     exact in law with ``d_sub + 1`` variates per client instead of ``d``.
+
+    ``n_samples`` replications are drawn in blocks of 4096; sizes whose block array (4096 x N x d)
+    or list of block streams would exceed the memory guard raise a ``ValueError`` naming them.
     """
-    check_real(lam, "lam", 0)
+    check_choice(method, "method", METHODS)
+    _check_problem(problem)
+    lam = check_real(lam, "lam", 0)
     check_choice(sampler, "sampler", ("full", "reduced"))
+    N_a = _check_attack(attack, N_a, problem.N, tau)
+    n_samples = check_int(n_samples, "n_samples", 2)
+    from ..montecarlo import BLOCK, _SEED_BYTES
+
+    check_alloc(-(-n_samples // BLOCK), "the per-block random streams of the Monte Carlo", itemsize=_SEED_BYTES,
+                n_samples=n_samples)
+    check_alloc(min(BLOCK, n_samples) * problem.N * problem.d, "one block of replications (4096 x N x d)",
+                n_samples=n_samples, N=problem.N, d=problem.d)
     p = problem
     if sampler == "reduced":
         if method != "lp-proj-2" or not np.allclose(p.P @ p.P.T, np.eye(p.d_sub), atol=1e-10):
             raise ValueError("`sampler`='reduced' applies to method='lp-proj-2' with orthonormal-row P only")
-        return mc_mean(lambda g, size: _lpproj2_reduced_losses(g, size, p, lam, attack, N_a, tau),
-                       n_samples, seed, chunk=chunk, confidence=confidence)
+        return _mc(lambda g, size: _lpproj2_reduced_losses(g, size, p, lam, attack, N_a, tau),
+                   n_samples, seed, chunk, confidence, lam=lam, tau=tau, problem=p)
 
     def sampler(g, size):
         wh = p.sample_w_hat(g, size)
-        x = closed_form_models(method, wh, lam, p.b, p.P, attack=attack, N_a=N_a, tau=tau, rng=g)
-        return benign_losses(x, p.W, p.b, p.sigma, N_a if attack else 0)
+        x = _closed_form_models(method, wh, lam, p.b, p.P, attack, N_a, tau, g)
+        return _benign_losses(x, p.W, p.b, p.sigma, N_a if attack else 0)
 
-    return mc_mean(sampler, n_samples, seed, chunk=chunk, confidence=confidence)
+    return _mc(sampler, n_samples, seed, chunk, confidence, lam=lam, tau=tau, problem=p)
+
+
+def _mc(sampler, n_samples, seed, chunk, confidence, **params):
+    """``mc_mean``; replications that overflow float64 raise a ValueError naming ``params``."""
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return mc_mean(sampler, n_samples, seed, chunk=chunk, confidence=confidence)
+    except ValueError as exc:
+        if "`sampler` returned" not in str(exc):
+            raise
+        shown = ", ".join(f"`{k}`={v!r}" for k, v in params.items())
+        raise ValueError(f"the replicated losses overflow float64; inputs too large in magnitude: {shown}") from None
 
 
 def _lpproj2_reduced_losses(g, size, p: LinearFLProblem, lam, attack, N_a, tau):
@@ -128,7 +201,7 @@ def _lpproj2_reduced_losses(g, size, p: LinearFLProblem, lam, attack, N_a, tau):
     msgs = Pw
     if attack is not None and N_a:
         msgs = Pw.copy()
-        msgs[:, N - N_a:, :] = attack_messages(g, attack, Pw[:, N - N_a:, :], tau)
+        msgs[:, N - N_a:, :] = _attack_messages(g, attack, Pw[:, N - N_a:, :], tau)
     m = msgs.sum(axis=1, keepdims=True) / N
     Nb = N - (N_a if attack else 0)
     diff = (b * Pw[:, :Nb] + lam * m) / (b + lam) - PW[:Nb]
@@ -147,11 +220,20 @@ def test_loss_general(method: str, lam, problem: LinearFLProblem, *, attack: str
     lp-proj-2 the same in ``d_sub`` plus ``(d - d_sub) sigma^2/(2n)``. Malicious = the last N_a.
     """
     check_choice(method, "method", METHODS)
-    p = problem
+    p = _check_problem(problem)
     N, d, d_sub, b, s2 = p.N, p.d, p.d_sub, p.b, p.sigma ** 2
-    N_a = _check_attack(attack, N_a, N)
+    N_a = _check_attack(attack, N_a, N, tau)
     N_b = N - N_a
-    lam = np.asarray(lam, float)
+    from .._validation import check_finite_array
+
+    lam = check_finite_array(lam, "lam", 0)
+    out = _test_loss_general(method, lam, p, attack, N_a, tau)
+    return check_finite_result(out, "the test loss", "problem", lam=lam, tau=tau)
+
+
+def _test_loss_general(method, lam, p, attack, N_a, tau):
+    N, d, d_sub, b, s2 = p.N, p.d, p.d_sub, p.b, p.sigma ** 2
+    N_b = N - N_a
     if method == "local":
         return float(s2 / 2 + s2 * d / (2 * p.n)) + 0 * lam
     proj = method == "lp-proj-2"
@@ -179,7 +261,24 @@ def lpproj2_general_solution(G: np.ndarray, h: np.ndarray, P: np.ndarray, lam: f
     """lp-proj-2's global and personalised solutions for general designs and any full-row-rank ``P``
     (our closed form from ``sum_k grad F_k = 0``, App. B.1): with ``M_k = G_k + lam P^T P``
     (``G_k = Xi_k^T Xi_k / n``, ``h_k = Xi_k^T y_k / n``),
-    ``w = [sum_k (I - lam P M_k^{-1} P^T)]^{-1} sum_k P M_k^{-1} h_k`` and ``x_k = M_k^{-1}(h_k + lam P^T w)``."""
+    ``w = [sum_k (I - lam P M_k^{-1} P^T)]^{-1} sum_k P M_k^{-1} h_k`` and ``x_k = M_k^{-1}(h_k + lam P^T w)``.
+
+    ``G`` (N, d, d), ``h`` (N, d), ``P`` (d_sub, d) finite, ``lam >= 0``; singular systems raise a ``ValueError``."""
+    G = check_matrix(G, "G", (None, None, None))
+    N, d = G.shape[0], G.shape[1]
+    if G.shape[2] != d:
+        raise ValueError(f"`G` must be a stack of square matrices (N, d, d); got shape {G.shape}")
+    h = check_matrix(h, "h", (N, d))
+    P = check_matrix(P, "P", (None, d))
+    lam = check_real(lam, "lam", 0)
+    try:
+        w, x = _lpproj2_general_solution(G, h, P, lam)
+    except np.linalg.LinAlgError as exc:
+        raise ValueError(f"singular system ({exc}): G_k + lam P^T P must be invertible (`G`, `P`, `lam`)") from None
+    return check_finite_result((w, x), "the lp-proj-2 solution", "G", "h", "P", lam=lam)
+
+
+def _lpproj2_general_solution(G, h, P, lam):
     M = G + lam * P.T @ P
     Minv_PT = np.linalg.solve(M, np.broadcast_to(P.T, M.shape[:-2] + P.T.shape))  # (N, d, d_sub)
     Minv_h = np.linalg.solve(M, h[..., None])[..., 0]
@@ -197,9 +296,28 @@ def admm_l1_inner(G, h, P, w, lam, *, rho: float | None = None, nu: float = 1e-1
     The paper leaves the p = 1 inner solver open (Algorithm 1, line 7 with a nonsmooth
     objective). We use scaled ADMM with penalty ``rho`` (default ``lam``) and stop when the
     squared primal and dual residuals are both <= ``nu`` (the paper's accuracy parameter).
-    Returns ``(x, iterations)``.
+    Returns ``(x, iterations)``. ``lam > 0``, ``rho > 0``, ``nu >= 0``, ``max_iter >= 1``.
     """
-    rho = lam if rho is None else rho
+    G = check_matrix(G, "G", (None, None, None))
+    Nc, d = G.shape[0], G.shape[1]
+    if G.shape[2] != d:
+        raise ValueError(f"`G` must be a stack of square matrices (N, d, d); got shape {G.shape}")
+    h = check_matrix(h, "h", (Nc, d))
+    P = check_matrix(P, "P", (None, d))
+    w = check_matrix(w, "w", (Nc, P.shape[0]))
+    lam = check_real(lam, "lam", 0, low_open=True)
+    rho = lam if rho is None else check_real(rho, "rho", 0, low_open=True)
+    nu = check_real(nu, "nu", 0)
+    max_iter = check_int(max_iter, "max_iter", 1)
+    check_iterations(max_iter, "the ADMM iterations", max_iter=max_iter)
+    try:
+        x, it = _admm_l1_inner(G, h, P, w, lam, rho, nu, max_iter)
+    except np.linalg.LinAlgError as exc:
+        raise ValueError(f"singular system ({exc}): G_k + rho P^T P must be invertible (`G`, `P`, `rho`, which defaults to `lam`)") from None
+    return check_finite_result(x, "the ADMM solution", "G", "h", "P", "w", lam=lam, rho=rho), it
+
+
+def _admm_l1_inner(G, h, P, w, lam, rho, nu, max_iter):
     Nc, d = h.shape
     K = G + rho * P.T @ P
     x = np.zeros((Nc, d))
@@ -255,12 +373,30 @@ def run_algorithm1(problem: LinearFLProblem, lam: float, *, method: str = "lp-pr
     """
     check_choice(method, "method", ("lp-proj", "pfedme", "fedavg", "ditto"))
     check_choice(p, "p", (1, 2))
-    check_real(lam, "lam", 0)
+    _check_problem(problem)
+    lam = check_real(lam, "lam", 0)
+    if p == 1 and method in ("lp-proj", "pfedme") and lam == 0:
+        raise ValueError("`lam` must be > 0 for p=1 (the ADMM penalty rho = lam)")
     T = check_int(T, "T", 1)
     R = check_int(R, "R", 1)
     N = problem.N
     S = N if S is None else check_int(S, "S", 1, N)
-    N_a = _check_attack(attack, N_a, N)
+    N_a = _check_attack(attack, N_a, N, tau)
+    beta = check_real(beta, "beta", 0)
+    eta = check_real(eta, "eta", 0, low_open=True)
+    nu = check_real(nu, "nu", 0)
+    check_iterations(T * R, "Algorithm 1 (T rounds of R local steps)", T=T, R=R)
+    check_alloc(T + 1, "the history of global iterates", itemsize=8 * problem.d, T=T)
+    d = problem.d
+    if data is None:
+        check_alloc(N * problem.n * d, "the designs (N x n x d)", N=N, n=problem.n, d=d)
+    else:
+        if not isinstance(data, (tuple, list)) or len(data) != 2:
+            raise TypeError(f"`data` must be a pair (Xi, y) of arrays; got {data!r}")
+        Xi_ = check_matrix(data[0], "data", (N, None, d))
+        data = (Xi_, check_matrix(data[1], "data", Xi_.shape[:2]))
+    if w0 is not None:
+        w0 = check_matrix(w0, "w0", ((problem.d_sub if method == "lp-proj" else d),))
     rng = as_generator(seed)
     Xi, y = problem.sample_data(rng) if data is None else data
     n = Xi.shape[1]
@@ -276,9 +412,12 @@ def run_algorithm1(problem: LinearFLProblem, lam: float, *, method: str = "lp-pr
     def inner(wk):  # wk: (N, dim)
         if p == 2 or method == "fedavg":
             return np.linalg.solve(M, (h + lam * wk @ P)[..., None])[..., 0]
-        return admm_l1_inner(G, h, P, wk, lam, nu=nu)[0]
+        return _admm_l1_inner(G, h, P, wk, lam, lam, nu, 10_000)[0]
 
     for _ in range(T):
+        if not np.all(np.isfinite(w)):
+            raise ValueError(f"Algorithm 1 overflowed float64 (diverged): the steps `eta`={eta!r}, `lam`={lam!r} "
+                             f"or `beta`={beta!r} are too large for this problem")
         wk = np.broadcast_to(w, (N, dim)).copy()
         for _ in range(R):
             if method in ("fedavg", "ditto"):
@@ -287,7 +426,7 @@ def run_algorithm1(problem: LinearFLProblem, lam: float, *, method: str = "lp-pr
                 diff = wk - inner(wk) @ P.T
                 wk = wk - eta * lam * (diff if p == 2 else np.sign(diff))
         if N_a:
-            wk[N - N_a:] = attack_messages(rng, attack, wk[N - N_a:], tau)
+            wk[N - N_a:] = _attack_messages(rng, attack, wk[N - N_a:], tau)
         sel = rng.choice(N, size=S, replace=False) if S < N else np.arange(N)
         w = (1 - beta) * w + beta * wk[sel].mean(axis=0)
         hist.append(w.copy())
@@ -297,8 +436,16 @@ def run_algorithm1(problem: LinearFLProblem, lam: float, *, method: str = "lp-pr
         x = np.linalg.solve(G + lam * np.eye(d), (h + lam * w)[..., None])[..., 0]
     else:
         x = inner(np.broadcast_to(w, (N, dim)))
+    if not (np.all(np.isfinite(w)) and np.all(np.isfinite(x))):
+        raise ValueError(f"Algorithm 1 overflowed float64 (diverged): the steps `eta`={eta!r}, `lam`={lam!r} "
+                         f"or `beta`={beta!r} are too large for this problem")
     return Algorithm1Result(w=w, x=x, history=np.array(hist),
                             params=dict(method=method, p=p, lam=lam, T=T, R=R, S=S, beta=beta,
                                         eta=eta, attack=attack, N_a=N_a, tau=tau, nu=nu))
 
 test_loss_general.__test__ = False  # type: ignore[attr-defined]  (not a pytest test)
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import check_int, check_real
+from .._validation import check_alloc, check_bool, check_finite_array, check_int, check_matrix, check_real
+from .._validation import guard_module as _guard_module
 from ..random import SeedLike, as_generator
 
 __all__ = ["LinearFLProblem", "make_projection", "make_problem"]
@@ -22,6 +23,8 @@ def make_projection(d_sub: int, d: int, *, orthonormal: bool = True, seed: SeedL
     """Random projection ``P`` (d_sub x d): Gaussian, unit-norm rows, optionally orthonormal rows."""
     d = check_int(d, "d", 1)
     d_sub = check_int(d_sub, "d_sub", 1, d, why=f"d_sub <= d, d={d}")
+    orthonormal = check_bool(orthonormal, "orthonormal")
+    check_alloc(d_sub * d, "the d_sub x d projection", d_sub=d_sub, d=d)
     rng = as_generator(seed)
     P = rng.standard_normal((d_sub, d))
     P /= np.linalg.norm(P, axis=1, keepdims=True)
@@ -86,16 +89,39 @@ def make_problem(N: int = 20, d: int = 8, d_sub: int = 3, n: int = 50, b: float 
                  heterogeneity: float = 0.1, orthonormal_P: bool = True, seed: SeedLike = 0
                  ) -> LinearFLProblem:
     """A random instance: ``w_k ~ N(mu_w, Sigma_w)`` (default ``heterogeneity * I``) unless ``W`` is
-    given, and ``P`` from :func:`make_projection`."""
+    given, and ``P`` from :func:`make_projection`.
+
+    ``N >= 2``, ``1 <= d_sub <= d``, ``n >= 1``, ``b > 0``, ``sigma >= 0``; ``W`` (N x d), ``mu_w``
+    (scalar or length d) and ``Sigma_w`` (d x d) finite; ``heterogeneity >= 0``.
+    """
     N = check_int(N, "N", 2)
     d = check_int(d, "d", 1)
     d_sub = check_int(d_sub, "d_sub", 1, d, why=f"d_sub <= d, d={d}")
     n = check_int(n, "n", 1)
     check_real(b, "b", 0, low_open=True)
     check_real(sigma, "sigma", 0)
+    check_alloc(max(N * d, d * d), "the true parameters (N x d) and their covariance (d x d)", N=N, d=d)
+    orthonormal_P = check_bool(orthonormal_P, "orthonormal_P")
+    if W is not None:
+        W = check_matrix(W, "W", (N, d))
+    else:
+        heterogeneity = check_real(heterogeneity, "heterogeneity", 0)
+        mu = check_finite_array(mu_w, "mu_w")
+        if mu.ndim > 1 or mu.size not in (1, d):
+            raise ValueError(f"`mu_w` must be a scalar or a vector of length d={d}; got shape {mu.shape}")
+        if Sigma_w is not None:
+            Sigma_w = check_matrix(Sigma_w, "Sigma_w", (d, d))
     rng = as_generator(seed)
     if W is None:
         S = heterogeneity * np.eye(d) if Sigma_w is None else np.asarray(Sigma_w, float)
         W = rng.multivariate_normal(np.broadcast_to(np.asarray(mu_w, float), (d,)), S, size=N)
+        if not np.all(np.isfinite(W)):
+            raise ValueError("the drawn true parameters overflow float64: `mu_w`, `Sigma_w` or `heterogeneity` "
+                             "is too large in magnitude")
     P = make_projection(d_sub, d, orthonormal=orthonormal_P, seed=rng)
     return LinearFLProblem(W=np.asarray(W, float), n=n, b=float(b), sigma=float(sigma), P=P)
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)

@@ -23,7 +23,9 @@ import math
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import guard_module as _guard_module
+from .._validation import (check_alloc, check_choice, check_finite_array, check_finite_result, check_int, check_matrix,
+                           check_real)
 
 __all__ = ["METHODS", "ATTACKS", "effective_heterogeneity", "test_loss", "optimal_lambda",
            "lemma29_argmin", "minimal_loss", "proposition16_threshold", "fairness_V",
@@ -39,6 +41,11 @@ def _out(x):
     return float(x) if x.ndim == 0 else x
 
 
+def _fin(x, what, *names, **params):
+    """``_out(x)`` after checking it is finite (a float64 overflow raises a ValueError naming the inputs)."""
+    return _out(check_finite_result(x, what, *names, **params))
+
+
 def _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0):
     N = check_int(N, "N", 2)
     n = check_int(n, "n", 1)
@@ -46,20 +53,19 @@ def _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0):
     d_sub = check_int(d_sub, "d_sub", 1, d, why=f"d_sub <= d, d={d}")
     check_real(b, "b", 0, low_open=True)
     check_real(sigma, "sigma", 0)
-    if np.any(np.asarray(Sigma, float) < 0):
+    if np.any(check_finite_array(Sigma, "Sigma") < 0):
         raise ValueError(f"`Sigma` must be >= 0 (a heterogeneity, a variance per dimension); got {Sigma!r}")
     check_choice(attack, "attack", ATTACKS)
+    check_real(tau, "tau", 0, why="attack standard deviation")
+    if M0 is not None:
+        check_real(M0, "M0", 0)
     if attack is None:
         N_a = 0 if N_a is None else check_int(N_a, "N_a", 0, 0, why="no attack: N_a must be 0")
     else:
         N_a = check_int(N_a, "N_a", 0, N - 1, why=f"0 <= N_a < N, N={N}")
-        if attack in ("same-value", "gaussian"):
-            check_real(tau, "tau", 0, why="attack standard deviation")
-        else:
-            if M0 is None:
-                raise ValueError("`M0` (eq. 41, the mean trace per dimension of the sign-flip "
-                                 "message covariance) is required for attack='sign-flip'")
-            check_real(M0, "M0", 0)
+        if attack == "sign-flip" and M0 is None:
+            raise ValueError("`M0` (eq. 41, the mean trace per dimension of the sign-flip "
+                             "message covariance) is required for attack='sign-flip'")
     return N, n, d, d_sub, N_a
 
 
@@ -68,11 +74,14 @@ def effective_heterogeneity(Sigma, N, n, b, sigma, attack=None, N_a=0, tau=0.0, 
 
     Our reformulation of Theorem 30 / App. B.3 (Han et al., JMLR 2024): every attacked
     benign-average loss equals the clean formula with ``Sigma -> D``. ``D = Sigma`` without attack.
+    The arguments are validated as in :func:`test_loss` (``D`` itself may be negative).
     """
+    N, n, _, _, N_a = _validate(N, n, 1, 1, b, sigma, Sigma, attack, N_a, tau, M0)
     if attack is None or N_a == 0:
         return _out(Sigma)
     t2 = M0 if attack == "sign-flip" else np.asarray(tau, float) ** 2
-    return _out(np.asarray(Sigma, float) + N_a / N ** 2 * (t2 - sigma ** 2 / (b * n)))
+    return _fin(np.asarray(Sigma, float) + N_a / N ** 2 * (t2 - sigma ** 2 / (b * n)), "D", "Sigma",
+                tau=tau, M0=M0, sigma=sigma)
 
 
 def test_loss(method: str, lam=1.0, *, N: int = 100, n: int = 200, d: int = 100, d_sub: int = 10,
@@ -120,7 +129,7 @@ def test_loss(method: str, lam=1.0, *, N: int = 100, n: int = 200, d: int = 100,
     check_choice(method, "method", METHODS)
     check_choice(variant, "variant", ("corrected", "printed"))
     N, n, d, d_sub, N_a = _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0)
-    lam = np.asarray(lam, dtype=float)
+    lam = check_finite_array(lam, "lam")
     if np.any(lam < 0):
         raise ValueError(f"`lam` must be >= 0; got lam={lam!r}")
     Sigma = np.asarray(Sigma, float)
@@ -128,10 +137,12 @@ def test_loss(method: str, lam=1.0, *, N: int = 100, n: int = 200, d: int = 100,
     t2 = 0.0 if N_a == 0 else (M0 if attack == "sign-flip" else tau ** 2)
     s2 = sigma ** 2
     base = s2 / 2
+    names = dict(lam=lam, N=N, n=n, d=d, d_sub=d_sub, b=b, sigma=sigma, Sigma=Sigma, tau=tau, M0=M0)
     if method == "local":
-        return _out(base + s2 * d / (2 * n) + 0 * lam)
+        return _fin(base + s2 * d / (2 * n) + 0 * lam, "the test loss", **names)
     if method == "fedavg":
-        return _out(base + b * d / (2 * N ** 2) * (N_b * s2 / (b * n) + N_a * t2) + b * d * Sigma / 2 + 0 * lam)
+        return _fin(base + b * d / (2 * N ** 2) * (N_b * s2 / (b * n) + N_a * t2) + b * d * Sigma / 2 + 0 * lam,
+                    "the test loss", **names)
     dim = d if method in ("pfedme", "ditto") else d_sub
     var_coef = b ** 2 + 2 * b * lam / N + N_b * lam ** 2 / N ** 2
     bias_div = 1.0
@@ -145,7 +156,7 @@ def test_loss(method: str, lam=1.0, *, N: int = 100, n: int = 200, d: int = 100,
         + b * lam ** 2 * dim * Sigma / (2 * bias_div * (b + lam) ** 2)
     if method == "lp-proj-2":
         out = out + (d - d_sub) * s2 / (2 * n)
-    return _out(out)
+    return _fin(out, "the test loss", **names)
 
 
 @functools.lru_cache(maxsize=None)
@@ -177,7 +188,7 @@ def lambda_star_symbolic():
 def lemma29_argmin(A, B, C, b):
     """Lemma 29: the minimiser over lam >= 0 of ``(A lam^2 + B lam + C)/(lam + b)^2`` is
     ``(2C - Bb)/(2Ab - B)`` when ``2Ab - B > 0`` and ``Bb - 2C < 0`` (NaN otherwise)."""
-    A, B, C, b = (np.asarray(x, float) for x in (A, B, C, b))
+    A, B, C, b = (check_finite_array(x, name) for x, name in ((A, "A"), (B, "B"), (C, "C"), (b, "b")))
     ok = (2 * A * b - B > 0) & (B * b - 2 * C < 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         return _out(np.where(ok, (2 * C - B * b) / (2 * A * b - B), np.nan))
@@ -204,15 +215,28 @@ def optimal_lambda(*, N: int = 100, n: int = 200, d: int = 100, d_sub: int = 10,
 
 
 def minimal_loss(method: str, **kw):
-    """Loss at the optimal lambda (App. B.2 minimal losses; (38) under attack)."""
+    """Loss at the optimal lambda (App. B.2 minimal losses; (38) under attack).
+
+    ``kw`` are the keyword arguments of :func:`test_loss` (besides ``lam``). Raises a
+    ``ValueError`` where the optimal lambda is infinite (effective heterogeneity ``D <= 0``, see
+    :func:`optimal_lambda`): the loss then has no minimiser.
+    """
+    check_choice(method, "method", METHODS)
     lam = optimal_lambda(**{k: v for k, v in kw.items() if k != "variant"})
+    if not np.all(np.isfinite(lam)):
+        raise ValueError("the optimal lambda is infinite (effective heterogeneity D <= 0: the loss decreases in "
+                         f"lambda and has no minimiser); got Sigma={kw.get('Sigma', 0.1)!r}, tau={kw.get('tau', 0.0)!r}, "
+                         f"M0={kw.get('M0')!r}, N_a={kw.get('N_a', 0)!r}")
     return test_loss(method, lam, **kw)
 
 
 def proposition16_threshold(lam_star, b):
     """Proposition 16 (ii): lp-proj-2 beats pfedme iff ``lam >= 2 lam*/(1 - lam*/b)`` when
-    ``lam* < b`` (inf otherwise: then lp-proj-2 never beats pfedme)."""
-    ls, b = np.asarray(lam_star, float), np.asarray(b, float)
+    ``lam* < b`` (inf otherwise: then lp-proj-2 never beats pfedme).
+
+    ``lam_star >= 0`` may be ``+inf`` (what :func:`optimal_lambda` returns when ``D <= 0``); ``b > 0``."""
+    ls = check_finite_array(lam_star, "lam_star", 0, allow_inf=True)
+    b = check_finite_array(b, "b", 0, low_open=True)
     with np.errstate(divide="ignore"):
         return _out(np.where(ls < b, 2 * ls / (1 - ls / b), np.inf))
 
@@ -221,12 +245,24 @@ def loss_derivative_lpproj(lam, *, d_sub, **kw):
     """Remark 17/31 (corrected parenthesisation): ``dL^{l2,att1}/dlam = (d_sub/d) dL^{Me,att1}/dlam``,
     ``= (b d_sub sigma^2/n)((1/N - 1) b + (N_b/N - 1) lam/N)/(b+lam)^3 + b^2 lam d_sub
     (N_a tau^2/N^2 + Sigma_1)/(b+lam)^3``."""
+    for key in ("N", "n"):
+        if key not in kw:
+            raise TypeError(f"`{key}` is required")
     N, n, b, sigma = kw["N"], kw["n"], kw.get("b", 1.0), kw.get("sigma", 1.0)
     N_a, tau, Sigma = kw.get("N_a", 0), kw.get("tau", 0.0), kw.get("Sigma", 0.1)
-    lam = np.asarray(lam, float)
+    N = check_int(N, "N", 2)
+    n = check_int(n, "n", 1)
+    d_sub = check_int(d_sub, "d_sub", 1)
+    check_real(b, "b", 0, low_open=True)
+    check_real(sigma, "sigma", 0)
+    N_a = check_int(N_a, "N_a", 0, N - 1, why=f"0 <= N_a < N, N={N}")
+    check_real(tau, "tau", 0)
+    Sigma = check_finite_array(Sigma, "Sigma", 0)
+    lam = check_finite_array(lam, "lam", 0)
     N_b = N - N_a
-    return _out(b * d_sub * sigma ** 2 / n * ((1 / N - 1) * b + (N_b / N - 1) * lam / N) / (b + lam) ** 3
-                + b ** 2 * lam * d_sub * (N_a * tau ** 2 / N ** 2 + Sigma) / (b + lam) ** 3)
+    return _fin(b * d_sub * sigma ** 2 / n * ((1 / N - 1) * b + (N_b / N - 1) * lam / N) / (b + lam) ** 3
+                + b ** 2 * lam * d_sub * (N_a * tau ** 2 / N ** 2 + Sigma) / (b + lam) ** 3, "the derivative",
+                lam=lam, N=N, n=n, b=b, sigma=sigma, N_a=N_a, tau=tau, Sigma=Sigma, d_sub=d_sub)
 
 
 def per_client_test_loss(method: str, lam, W, *, n: int, b: float = 1.0, sigma: float = 1.0, P=None):
@@ -238,9 +274,20 @@ def per_client_test_loss(method: str, lam, W, *, n: int, b: float = 1.0, sigma: 
     ``sigma^2 (d - d_sub)/(2n)`` (orthonormal-row ``P``).
     """
     check_choice(method, "method", METHODS)
-    W = np.asarray(W, float)
+    W = check_matrix(W, "W", (None, None))
     N, d = W.shape
-    lam = float(lam)
+    lam = check_real(lam, "lam", 0)
+    n = check_int(n, "n", 1)
+    b = check_real(b, "b", 0, low_open=True)
+    sigma = check_real(sigma, "sigma", 0)
+    if method == "lp-proj-2" and P is not None:
+        P = check_matrix(P, "P", (None, d))
+    out = _per_client_test_loss(method, lam, W, n, b, sigma, P)
+    return check_finite_result(out, "the per-client losses", "W", "P", lam=lam, b=b, sigma=sigma)
+
+
+def _per_client_test_loss(method, lam, W, n, b, sigma, P):
+    N, d = W.shape
     s2 = sigma ** 2
     dev = W.mean(axis=0) - W
     if method == "local":
@@ -272,19 +319,20 @@ def fairness_V(method: str, lam, W, *, b: float = 1.0, P=None):
     ``||P(w_bar - w_k)||^2`` (orthonormal-row ``P``).
     """
     check_choice(method, "method", METHODS)
-    W = np.asarray(W, float)
-    lam = np.asarray(lam, float)
+    W = check_matrix(W, "W", (None, None))
+    lam = check_finite_array(lam, "lam", 0)
+    b = check_real(b, "b", 0, low_open=True)
     dev = W - W.mean(axis=0)
     if method == "local":
         return _out(0 * lam)
     if method == "lp-proj-2":
         if P is None:
             raise ValueError("`P` (d_sub x d, orthonormal rows) is required for lp-proj-2")
-        dev = dev @ np.asarray(P, float).T
+        dev = dev @ check_matrix(P, "P", (None, W.shape[1])).T
     v = _tvar(np.sum(dev ** 2, axis=1))
     if method == "fedavg":
-        return _out(b ** 2 / 4 * v + 0 * lam)
-    return _out(b ** 2 * lam ** 4 / (4 * (b + lam) ** 4) * v)
+        return _fin(b ** 2 / 4 * v + 0 * lam, "V", "W", "P", lam=lam, b=b)
+    return _fin(b ** 2 * lam ** 4 / (4 * (b + lam) ** 4) * v, "V", "W", "P", lam=lam, b=b)
 
 
 def expected_fairness_V(method: str, lam, *, N: int, Sigma_w, b: float = 1.0, P=None,
@@ -297,31 +345,45 @@ def expected_fairness_V(method: str, lam, *, N: int, Sigma_w, b: float = 1.0, P=
     """
     check_choice(method, "method", METHODS)
     check_choice(variant, "variant", ("corrected", "printed"))
-    S = np.asarray(Sigma_w, float)
+    N = check_int(N, "N", 1)
+    b = check_real(b, "b", 0, low_open=True)
+    S = check_matrix(Sigma_w, "Sigma_w", (None, None))
+    if S.shape[0] != S.shape[1]:
+        raise ValueError(f"`Sigma_w` must be a square (d x d) covariance; got shape {S.shape}")
     if method == "lp-proj-2":
         if P is None:
             raise ValueError("`P` is required for lp-proj-2")
-        P = np.asarray(P, float)
+        P = check_matrix(P, "P", (None, S.shape[0]))
         S = P @ S @ P.T
     const = (2.0 if variant == "corrected" else 4.0) * (N - 1) * (N - 2) / N ** 2
     ev = const * float(np.sum(S * S))
-    lam = np.asarray(lam, float)
+    lam = check_finite_array(lam, "lam", 0)
     if method == "local":
         return _out(0 * lam)
     if method == "fedavg":
-        return _out(b ** 2 / 4 * ev + 0 * lam)
-    return _out(b ** 2 * lam ** 4 / (4 * (b + lam) ** 4) * ev)
+        return _fin(b ** 2 / 4 * ev + 0 * lam, "E V", "Sigma_w", "P", lam=lam, b=b)
+    return _fin(b ** 2 * lam ** 4 / (4 * (b + lam) ** 4) * ev, "E V", "Sigma_w", "P", lam=lam, b=b)
 
 
 def signflip_moments(w, tau, sigma, b, n):
     """Mean and covariance of a sign-flip message ``-|c| w_hat``, ``c ~ N(0, tau^2)``,
     ``w_hat ~ N(w, sigma^2/(b n) I)`` (eqs. (42)-(43)): mean ``-sqrt(2/pi) tau w``, covariance
     ``((pi-2)/pi) tau^2 w w^T + tau^2 sigma^2/(b n) I``."""
-    w = np.asarray(w, float)
+    w = check_matrix(w, "w", (None,))
+    tau = check_real(tau, "tau", 0)
+    sigma = check_real(sigma, "sigma", 0)
+    b = check_real(b, "b", 0, low_open=True)
+    n = check_int(n, "n", 1)
+    check_alloc(w.size ** 2, "the d x d covariance", d=w.size)
     mean = -math.sqrt(2 / math.pi) * tau * w
     cov = (math.pi - 2) / math.pi * tau ** 2 * np.outer(w, w) + tau ** 2 * sigma ** 2 / (b * n) * np.eye(w.size)
-    return mean, cov
+    return check_finite_result((mean, cov), "the sign-flip moments", "w", tau=tau, sigma=sigma, b=b, n=n)
 
 # ``test_loss`` is a public name fixed by the API; keep pytest from collecting it (or any
 # re-export of it) as a test function in users' test modules.
 test_loss.__test__ = False  # type: ignore[attr-defined]
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)
