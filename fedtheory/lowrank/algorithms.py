@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_real
+from .._validation import guard_module as _guard_module
+from .._validation import (check_alloc, check_choice, check_finite_result, check_instance, check_int,
+                           check_iterations, check_matrix, check_real)
 from .._warnings import IllConditionedWarning
 from ..montecarlo import Estimate, mc_mean
 from ..random import SeedLike, as_generator, spawn_seeds
@@ -36,8 +38,9 @@ def l1_cover(q: float, d: int):
     cells. d = 2: squares of side 1/q (each inside the l1 ball of radius 1/q around its centre),
     ``ceil(q)^2`` cells. Returns ``(cell_of(X) -> index array, centres)``.
     """
-    check_real(q, "q", 0, low_open=True)
+    q = check_real(q, "q", 0, low_open=True)
     d = check_int(d, "d", 1, 2, why="explicit covers are implemented for d = 1 and d = 2")
+    check_alloc((math.ceil(q / 2) if d == 1 else math.ceil(q) ** 2) * d, "the cover's cell centres", q=q, d=d)
     if d == 1:
         n = math.ceil(q / 2)
         centres = np.minimum((2 * np.arange(1, n + 1) - 1) / q, 1.0)[:, None]
@@ -75,7 +78,15 @@ def _taylor_terms(fn: HolderFunction):
 
 def taylor_matrix(fn: HolderFunction, X: np.ndarray, Theta: np.ndarray, q: float):
     """``N_ij = P_{q,l}(x_i; theta_j)``: Lemma 1's piecewise degree-l Taylor approximant (49) at the
-    centre of each point's cell of :func:`l1_cover`. Returns ``(N, number_of_cells_used, n_cells)``."""
+    centre of each point's cell of :func:`l1_cover`. Returns ``(N, number_of_cells_used, n_cells)``.
+
+    ``fn`` is a :class:`HolderFunction` with a symbolic form; ``X`` (n, fn.d) in [0, 1]; ``Theta`` (k, fn.p)."""
+    check_instance(fn, "fn", HolderFunction)
+    X = check_matrix(X, "X", (None, fn.d))
+    if np.any((X < 0) | (X > 1)):
+        raise ValueError("`X` must lie in [0, 1]^d (the cover's domain)")
+    Theta = check_matrix(Theta, "Theta", (None, fn.p))
+    check_alloc(X.shape[0] * Theta.shape[0], "the n x k approximant", X=X.shape, Theta=Theta.shape)
     cell, centres = l1_cover(q, fn.d)
     idx = cell(X)
     Z = centres[idx]  # (n, d) expansion points
@@ -84,12 +95,20 @@ def taylor_matrix(fn: HolderFunction, X: np.ndarray, Theta: np.ndarray, q: float
         mono = np.prod((X - Z) ** np.array(s), axis=1)  # (y - z)^s
         vals = np.array([np.broadcast_to(f(tuple(Z.T), tuple(t)), (X.shape[0],)) for t in Theta]).T
         N += vals * (mono / sfact)[:, None]
+    check_finite_result(N, "the Taylor approximant", "Theta", "fn")
     return N, int(np.unique(idx).size), int(centres.shape[0])
 
 
 def svd_tail(M: np.ndarray) -> np.ndarray:
     """``tail[r] = (1/(n k)) sum_{i > r} sigma_i(M)^2`` for r = 0..min(n, k) (Theorem 1's left side;
-    Eckart-Young-Mirsky: ``||M - M_r||_F^2 = sum_{i>r} sigma_i^2``)."""
+    Eckart-Young-Mirsky: ``||M - M_r||_F^2 = sum_{i>r} sigma_i^2``). ``M`` is a finite n x k matrix."""
+    M = check_matrix(M, "M", (None, None))
+    if M.size == 0:
+        raise ValueError(f"`M` must not be empty; got shape {M.shape}")
+    return check_finite_result(_svd_tail(M), "the SVD tail", "M")
+
+
+def _svd_tail(M):
     n, k = M.shape
     sv = np.linalg.svd(M, compute_uv=False)
     sq = sv[::-1] ** 2
@@ -98,8 +117,13 @@ def svd_tail(M: np.ndarray) -> np.ndarray:
 
 
 def approximate_rank(M: np.ndarray, threshold: float = 0.9) -> int:
-    """Appendix C, eq. (77): smallest J with ``sum_{i<=J} sigma_i^2 >= threshold ||M||_F^2``."""
+    """Appendix C, eq. (77): smallest J with ``sum_{i<=J} sigma_i^2 >= threshold ||M||_F^2``.
+
+    ``M`` is a finite matrix and ``threshold`` in (0, 1]."""
+    M = check_matrix(M, "M", (None, None))
+    threshold = check_real(threshold, "threshold", 0, 1, low_open=True)
     sv2 = np.linalg.svd(M, compute_uv=False) ** 2
+    check_finite_result(sv2, "the squared singular values", "M")
     tot = sv2.sum()
     if tot == 0:
         return 0
@@ -170,7 +194,15 @@ class LogisticProblem:
 
 def make_logistic_problem(d: int = 3, r: int = 10, m: int = 50, s: int = 20, mu: float = 0.1,
                           seed: SeedLike = 0) -> LogisticProblem:
-    """Data uniform in [0,1]^(d-1) with soft labels ``y = sigmoid(theta_true^T x + noise)`` in [0, 1]."""
+    """Data uniform in [0,1]^(d-1) with soft labels ``y = sigmoid(theta_true^T x + noise)`` in [0, 1].
+
+    ``d >= 2`` (data dimension, ``p = d - 1`` parameters), ``r, m, s >= 1``, ``mu >= 0``."""
+    d = check_int(d, "d", 2)
+    r = check_int(r, "r", 1)
+    m = check_int(m, "m", 1)
+    s = check_int(s, "s", 1)
+    mu = check_real(mu, "mu", 0)
+    check_alloc(max(r, m * s) * d, "the data (m x s x d)", m=m, s=s, d=d, r=r)
     rng = as_generator(seed)
     th = rng.uniform(-1, 1, d - 1)
 
@@ -227,11 +259,17 @@ def run_fedlrgd(problem: LogisticProblem, r: int | None = None, S: int = 50, *, 
     inexact GD (41)-(42) with step ``1/L1``, r server gradients each.
     """
     check_choice(line10, "line10", ("corrected", "printed"))
+    check_instance(problem, "problem", LogisticProblem)
+    phi = check_real(phi, "phi", 0)
+    rcond = check_real(rcond, "rcond", 0)
     r = problem.X0.shape[0] if r is None else check_int(r, "r", 1)
     if r != problem.X0.shape[0]:
         raise ValueError(f"`r` must equal the number of server samples ({problem.X0.shape[0]}); got r={r}")
     S = check_int(S, "S", 1)
+    check_iterations(S, "inexact GD", S=S)
     m, s, d = problem.Xc.shape
+    check_alloc(max(m * s * r * (d - 1), r * r * (d - 1), (S + 1) * (d - 1)),
+                "the gradients (m x s x r x p) and the iterates", m=m, s=s, r=r, S=S)
     p = problem.p
     rng = as_generator(seed)
     cnt = _Counters(client_grads=np.zeros(m, int), uploads=np.zeros(m, int))
@@ -295,8 +333,18 @@ def run_fedlrgd(problem: LogisticProblem, r: int | None = None, S: int = 50, *, 
 # ----------------------------------------------------------------------------- time models
 def erlang_max_mc(b: int, k: int, n_samples: int = 20_000, seed: SeedLike = 0) -> Estimate:
     """Monte Carlo of ``b + max_{i<=k} Y_i``, ``Y_i ~ Erlang(b, 1)`` (the epoch computation time of
-    Section II-D; the paper's (19) approximates it by ``log k + 2b``)."""
-    return mc_mean(lambda g, size: b + g.gamma(b, 1.0, (size, k)).max(axis=1), n_samples, seed, chunk=2000)
+    Section II-D; the paper's (19) approximates it by ``log k + 2b``). ``b > 0`` (an integer for
+    Erlang), ``k >= 1``, ``n_samples >= 2``."""
+    check_real(b, "b", 0, low_open=True, why="Erlang shape")
+    k = check_int(k, "k", 1)
+    n_samples = check_int(n_samples, "n_samples", 2)
+    check_alloc(min(n_samples, 4096) * k, "one block of replications (block x k)", k=k, n_samples=n_samples)
+    try:
+        return mc_mean(lambda g, size: b + g.gamma(b, 1.0, (size, k)).max(axis=1), n_samples, seed, chunk=2000)
+    except ValueError as exc:
+        if "`sampler` returned" not in str(exc):
+            raise
+        raise ValueError(f"the replications overflow float64 for `b`={b!r}, `k`={k}") from None
 
 
 def mm1_departure_times(n_dep: int, nu: float, reps: int = 2000, seed: SeedLike = 0) -> np.ndarray:
@@ -305,6 +353,9 @@ def mm1_departure_times(n_dep: int, nu: float, reps: int = 2000, seed: SeedLike 
     by Burke's theorem the departures are Poisson(1), so this is Erlang(n_dep, 1))."""
     n_dep = check_int(n_dep, "n_dep", 1)
     nu = check_real(nu, "nu", 1, low_open=True, why="a stable queue needs nu > 1")
+    reps = check_int(reps, "reps", 1)
+    check_alloc(reps, "the replications", reps=reps)
+    check_iterations(4 * n_dep, "the event-by-event simulation (about 2 events per departure)", n_dep=n_dep)
     rng = as_generator(seed)
     rho = 1 / nu
     queue = rng.geometric(1 - rho, reps) - 1  # stationary P(Q = k) = (1 - rho) rho^k
@@ -328,7 +379,17 @@ def appendix_c_ranks(k: int = 60, *, d: int = 20, classes: int = 10, n_train: in
     of Appendix C): train ``theta*`` by gradient descent on synthetic data in [0,1]^d with one-hot
     labels, perturb ``theta^(j) = theta* + (||theta*||_1 / p) g_j`` (75), and for each non-trivial
     weight q (``|theta*_q| >= min_weight``) compute the approximate rank of the k x k slice
-    ``M_q[i, j] = d f / d theta_q (x_i; theta^(j))``."""
+    ``M_q[i, j] = d f / d theta_q (x_i; theta^(j))``. ``k, d >= 1``, ``classes >= 2``, ``n_train >= 1``,
+    ``mu >= 0``, ``threshold`` in (0, 1], ``min_weight >= 0``."""
+    k = check_int(k, "k", 1)
+    d = check_int(d, "d", 1)
+    classes = check_int(classes, "classes", 2)
+    n_train = check_int(n_train, "n_train", 1)
+    mu = check_real(mu, "mu", 0)
+    threshold = check_real(threshold, "threshold", 0, 1, low_open=True)
+    min_weight = check_real(min_weight, "min_weight", 0)
+    check_alloc(max(k * k * classes * d, (n_train + k) * max(d, classes)),
+                "the gradient slices (k x k x classes x d) and the data", k=k, classes=classes, d=d, n_train=n_train)
     rng = as_generator(seed)
     means = rng.uniform(0.2, 0.8, (classes, d))
     lab = rng.integers(0, classes, n_train + k)
@@ -355,3 +416,8 @@ def appendix_c_ranks(k: int = 60, *, d: int = 20, classes: int = 10, n_train: in
     keep = np.flatnonzero(np.abs(theta) >= min_weight)
     ranks = np.array([approximate_rank(M[:, :, q], threshold) for q in keep])
     return ranks, p, keep.size
+
+
+# every public function turns float64 overflows, linear-algebra failures and broadcasting errors
+# into ValueErrors naming its parameters (fedtheory._validation.guard_numeric_errors)
+_guard_module(globals(), __all__)
