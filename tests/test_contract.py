@@ -603,3 +603,61 @@ def test_contract_exhaustive(key):
         except (AssertionError, pytest.fail.Exception) as exc:
             failures.append(str(exc).splitlines()[0])
     assert not failures, "\n".join(failures)
+
+
+# ----------------------------------------------------------------------------- the issue's named cases
+@pytest.mark.parametrize("call, name", [
+    (lambda: LP.test_loss("pfedme", NAN), "lam"),
+    (lambda: LP.test_loss("lp-proj-2", 0.5, sigma=NAN), "sigma"),
+    (lambda: LP.test_loss("fedavg", 0.5, Sigma=INF), "Sigma"),
+    (lambda: LP.test_loss_general("pfedme", NAN, _problem()), "lam"),
+    (lambda: LP.test_loss_general("lp-proj-2", 0.5, _problem(), attack="sign-flip", N_a=2, tau=NAN), "tau"),
+    (lambda: REP.theorem1_bound(np.arange(3.0), NAN, 0.1, 0.5, 1.0), "dist0"),
+    (lambda: REP.theorem1_bound(np.arange(3.0), 0.5, 0.1, NAN, 1.0), "E0"),
+    (lambda: REP.theorem1_bound([0.0, NAN], 0.5, 0.1, 0.5, 1.0), "T"),
+    (lambda: LR.theorem1_bound(NAN), "r"),
+    (lambda: LR.theorem1_bound(200.0, eta=NAN), "eta"),
+    (lambda: LR.theorem1_bound(200.0, L2=INF), "L2"),
+    (lambda: REP.sample_complexity(NAN, 50, 100), "k"),
+    (lambda: REP.sample_complexity(2, [50, NAN], 100), "d"),
+    (lambda: REP.sample_complexity(2, 50, 100, kappa=INF), "kappa"),
+    (lambda: LR.erlang_quantile_bounds(NAN, 20), "b"),
+    (lambda: LR.erlang_quantile_bounds(5, INF), "q"),
+])
+def test_known_offenders_refuse_non_finite_input(call, name):
+    """These returned NaN (or inf) silently before issue 11."""
+    with pytest.raises(ValueError, match=rf"`{name}` must be finite"):
+        call()
+
+
+@pytest.mark.parametrize("call, sizes", [
+    (lambda: REP.run_fedrep(d=10 ** 7, n=10 ** 4, m=10, r=0.1, rounds=1), ("`d`=10000000", "`n`=10000")),
+    (lambda: REP.run_fedrep(d=10 ** 7, n=10 ** 4, m=10, r=0.1, rounds=1, init="random", m_test=0),
+     ("`d`=10000000", "`n`=10000")),
+    (lambda: LP.mc_test_loss("pfedme", _problem(), 0.5, n_samples=10 ** 12), ("`n_samples`=1000000000000",)),
+    (lambda: MC.mc_mean(_mc_sampler, 10 ** 12, seed=0), ("`n_samples`=1000000000000",)),
+    (lambda: REP.run_fedavg(d=10 ** 6, n=10 ** 5, m=10, r=0.1, rounds=1), ("`d`=1000000", "`n`=100000")),
+    (lambda: SR.run_srpfl(d=10 ** 6, k=2, M=10 ** 5, N=64, rounds=1), ("`d`=1000000", "`M`=100000")),
+    (lambda: LP.run_algorithm1(LP.make_problem(N=100, d=10, n=10 ** 7, seed=0), 0.5), ("`n`=10000000",)),
+    (lambda: LP.make_problem(N=10 ** 6, d=10 ** 4), ("`N`=1000000", "`d`=10000")),
+    (lambda: LR.erlang_max_mc(3, 10 ** 9), ("`k`=1000000000",)),
+    (lambda: LR.run_fedlrgd(LR.make_logistic_problem(d=3, r=4, m=3, s=5), S=10 ** 12), ("`S`=1000000000000",)),
+    (lambda: REP.run_fedrep(d=6, k=2, n=8, m=5, r=0.5, rounds=10 ** 12), ("`rounds`=1000000000000",)),
+])
+def test_memory_and_loop_guards_refuse_up_front(call, sizes):
+    """Sizes beyond the machine are refused before anything is allocated (fast, little memory)."""
+    import time
+    import tracemalloc
+
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(ValueError, match="limit") as err:
+            call()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert time.perf_counter() - t0 < 10
+    assert peak < 200 * 2 ** 20, f"{peak / 2 ** 20:.0f} MiB allocated before refusing"
+    for s in sizes:
+        assert s in str(err.value), (s, str(err.value))
