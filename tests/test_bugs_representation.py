@@ -484,3 +484,70 @@ def test_default_eta_results_and_samplers():
         alg.run_fedrep(6, 2, 5, 5, 0.5, 1, model=m)
     with pytest.raises(ValueError, match="`m`"):
         alg.run_fedrep(6, 2, 4, 1, 0.5, 1)
+
+
+# --------------------------------------------------------------------------- run_fedrep / run_fedavg bookkeeping
+def test_run_fedrep_batch_loss_heads_and_objective_after_one_round():
+    model = make_model(8, 2, 6, sigma=0.1, seed=1)
+    for head_steps in (None, 2):
+        kw = dict(model=model, init="random", eta=0.3, m_test=0, seed=2)
+        if head_steps:
+            kw.update(head_steps=2, head_lr=0.3)
+        res = alg.run_fedrep(8, 2, 6, 5, 1.0, 1, **kw)
+        _, s_init, s_run, _ = spawn_seeds(2, 4)
+        B = random_orthonormal(as_generator(s_init), 8, 2)
+        rng = as_generator(s_run)
+        sel = rng.choice(6, size=6, replace=False)
+        X, y = model.sample(rng, sel, 5)
+        B1, _, _, W, resid = _round_loop(B, X, y, 0.3, head_steps, 0.3, np.zeros((6, 2)))
+        assert res.batch_loss.shape == (1,)
+        assert res.batch_loss[0] == pytest.approx(0.5 * np.mean(resid ** 2), rel=1e-10)
+        np.testing.assert_allclose(res.W[sel], W, atol=1e-12)
+        np.testing.assert_allclose(res.B, B1, atol=1e-12)
+        obj = 0.5 * np.mean([np.sum((B1 @ res.W[i] - model.theta_star[i]) ** 2) for i in range(6)]) + 0.005
+        assert res.objective[1] == pytest.approx(obj, rel=1e-10)
+        assert res.params["orthonormalize_B"] is True and res.params["head_lr"] == (0.3 if head_steps else None)
+
+
+def test_run_fedrep_fixed_batches_with_gd_heads_warm_start_from_the_last_heads():
+    model = make_model(6, 2, 4, sigma=0.0, seed=3)
+    res = alg.run_fedrep(6, 2, 4, 8, 1.0, 2, model=model, init="random", eta=0.2, fresh_batches=False,
+                         head_steps=1, head_lr=0.4, m_test=0, seed=5)
+    _, s_init, s_run, _ = spawn_seeds(5, 4)
+    B = random_orthonormal(as_generator(s_init), 6, 2)
+    rng = as_generator(s_run)
+    X_all, y_all = model.sample(rng, np.arange(4), 8)
+    W = np.zeros((4, 2))
+    for _ in range(2):
+        sel = rng.choice(4, size=4, replace=False)
+        B, _, _, w, _ = _round_loop(B, X_all[sel], y_all[sel], 0.2, 1, 0.4, W[sel])
+        W[sel] = w
+    np.testing.assert_allclose(res.B, B, atol=1e-12)
+    np.testing.assert_allclose(res.W, W, atol=1e-12)
+
+
+def test_run_fedavg_and_altgd_defaults_params_and_eval():
+    res = alg.run_fedavg(m_test=0)
+    assert res.dist.size == 101 and res.params["n_sel"] == 10 and res.params["eta"] == 0.1
+    assert alg.run_altgd(6, 2, 4, 5, 0.5, 1, m_test=0).params["head_steps"] == 1
+    fa = alg.run_fedavg(6, 2, 4, 5, 0.5, 2, sigma=0.2, head_norm="unit", m_test=7, seed=1)
+    assert fa.params["sigma"] == 0.2 and fa.params["m_test"] == 7 and fa.params["seed"] == 1
+    assert fa.params["head_norm"] == "unit" and fa.model.head_norm == "unit"
+    assert np.isfinite(fa.eval_mse) and fa.eval_mse > 0
+    assert fa.summary() == (f"FedAvg run: objective {fa.objective[0]:.3g} -> {fa.objective[-1]:.3g}, "
+                            f"dist(B, B*) {fa.dist[-1]:.3g}, eval MSE (+FT) {fa.eval_mse:.3g}")
+    for bad, name in ((dict(local_steps=0), "local_steps"), (dict(n=0), "n"), (dict(m_test=-1), "m_test")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            alg.run_fedavg(**{**dict(d=6, k=2, n=4, m=5, r=0.5, rounds=1), **bad})
+    with pytest.raises(ValueError, match="`m_init`"):
+        alg.run_fedrep(6, 2, 4, 5, 0.5, 1, m_init=0)
+    with pytest.raises(ValueError, match="`sigma`.*noise standard deviation"):
+        alg.new_client_mse(None, 5, d=6, k=2, sigma=-1.0, B_star=np.eye(6)[:, :2])
+
+
+def test_fit_local_warnings_name_the_system():
+    from fedtheory._warnings import IllConditionedWarning
+    with pytest.warns(IllConditionedWarning, match="local ridge \\(dual\\)"):
+        alg.fit_local(np.zeros((1, 2, 4)), np.zeros((1, 2)), ridge=0.0)
+    with pytest.warns(IllConditionedWarning, match="local ridge"):
+        alg.fit_local(np.zeros((1, 5, 3)), np.zeros((1, 5)), ridge=0.0)
