@@ -449,3 +449,22 @@ def test_algorithm1_p1_against_a_loop_and_parameters():
         closed_form_models("prox", np.zeros((2, 3)), 1.0, 1.0)
     with pytest.raises(ValueError, match="`lam`"):
         mc_test_loss("pfedme", prob, -1.0)
+
+
+def test_closed_form_models_of_malicious_clients_use_their_own_estimates():
+    """With attack, the server average includes the malicious messages (divided by N), but every client's
+    personalised model uses its own w_hat (plain loop; same-value attack with tau = 0 sends zeros)."""
+    prob = make_problem(N=5, d=4, d_sub=2, n=10, b=2.0, seed=9)
+    wh = prob.sample_w_hat(np.random.default_rng(0), 1)[0]
+    P, lam, b = prob.P, 0.7, 2.0
+    x = closed_form_models("lp-proj-2", wh, lam, b, P, attack="same-value", N_a=2, tau=0.0,
+                           rng=np.random.default_rng(1))
+    msgs = [P @ wh[k] for k in range(3)] + [np.zeros(2)] * 2
+    m = sum(msgs) / 5
+    for k in range(5):
+        ref = P.T @ ((b * P @ wh[k] + lam * m) / (b + lam)) + (np.eye(4) - P.T @ P) @ wh[k]
+        np.testing.assert_allclose(x[k], ref, atol=1e-12)
+    with pytest.raises(ValueError, match="`attack`"):
+        closed_form_models("pfedme", wh, lam, b, attack="flood", N_a=1)
+    with pytest.raises(ValueError, match=r"`N_a`.*0 <= N_a < N, N=5"):
+        closed_form_models("pfedme", wh, lam, b, attack="gaussian", N_a=5, tau=1.0)
