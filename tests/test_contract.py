@@ -13,7 +13,8 @@ wrong type ``"abc"``, ``None``, a list (and for arrays: a wrong shape, a planted
 The call must then either return finite values (every float and array in the result, walking
 tuples, dicts and dataclasses; documented non-finite outputs are listed per function and are
 only allowed when every input was finite), or raise ``ValueError``/``TypeError`` whose message
-names the mutated parameter. Any other exception, a silent NaN/inf, or a call longer than
+names the mutated parameter. A NaN or inf in a numeric parameter (one whose baseline value is a
+number or an array) must always raise, unless the function documents ``+inf`` as valid for it. Any other exception, a silent NaN/inf, or a call longer than
 ``TIMEOUT`` seconds (``signal.setitimer``) fails.
 
 Hypothesis draws either one of the fixed mutations or a random value of a numeric parameter
@@ -537,6 +538,10 @@ def check_call(key: str, name: str, kind: str, value) -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+    base = case.kwargs().get(name) if name else None
+    numeric_param = isinstance(base, (int, float, np.integer, np.floating, np.ndarray)) and not isinstance(base, bool)
+    if kind == NONFINITE and numeric_param and not (name in case.inf_ok and value == INF):
+        pytest.fail(f"{what}: a non-finite value of a numeric parameter was accepted (no ValueError)")
     bad = list(_nonfinite_paths(out))
     if kind != NONFINITE or (name in case.inf_ok and value == INF):
         bad = [p for p in bad if not any(p.startswith(a) for a in case.allow_nonfinite)]

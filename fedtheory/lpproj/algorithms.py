@@ -28,9 +28,8 @@ __all__ = ["attack_messages", "closed_form_models", "benign_losses", "mc_test_lo
 def _check_attack(attack, N_a, N, tau=0.0, source="problem"):
     check_choice(attack, "attack", ATTACKS)
     check_real(tau, "tau", 0, why="attack standard deviation")
-    if attack is None:
-        return 0
-    return check_int(N_a, "N_a", 0, N - 1, why=f"0 <= N_a < N, N={N} clients in `{source}`")
+    N_a = check_int(N_a, "N_a", 0, N - 1, why=f"0 <= N_a < N, N={N} clients in `{source}`")
+    return 0 if attack is None else N_a
 
 
 def _check_problem(problem) -> LinearFLProblem:

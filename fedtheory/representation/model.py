@@ -30,7 +30,7 @@ from .._validation import guard_module as _guard_module
 from .._validation import (check_alloc, check_choice, check_finite_result, check_generator, check_int, check_iterations, check_matrix,
                            check_real)
 from ..linalg import orthonormalize, random_orthonormal
-from ..random import SeedLike, as_generator
+from ..random import SeedLike, as_generator, as_seed_sequence
 
 __all__ = ["HEAD_NORMS", "DESIGNS", "FedRepModel", "make_model", "make_heads", "noise_std",
            "Diversity", "client_diversity", "n_selected"]
@@ -241,6 +241,7 @@ def client_diversity(W_star: np.ndarray, n_sel: int, *, max_exact: int = 200_000
     n_sel = check_int(n_sel, "n_sel", 1, n)
     max_exact = check_int(max_exact, "max_exact", 0)
     n_starts = check_int(n_starts, "n_starts", 1)
+    as_seed_sequence(seed)  # validates `seed` even where the exact enumeration does not use it
     total = math.comb(n, n_sel)
     if total <= max_exact:
         check_alloc(total * max(n_sel, k * k), "the exact enumeration of the rn-subsets (C(n, rn) x rn)",
