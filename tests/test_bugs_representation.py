@@ -551,3 +551,13 @@ def test_fit_local_warnings_name_the_system():
         alg.fit_local(np.zeros((1, 2, 4)), np.zeros((1, 2)), ridge=0.0)
     with pytest.warns(IllConditionedWarning, match="local ridge"):
         alg.fit_local(np.zeros((1, 5, 3)), np.zeros((1, 5)), ridge=0.0)
+
+
+def test_reduced_sampler_applies_at_d_equal_2k_and_keeps_gd_heads():
+    m = make_model(4, 2, 4, seed=0)  # d = 2k: the reduced sampler applies
+    assert alg.resolve_sampler("auto", m) == "reduced"
+    # GD-GD on the reduced sampler: one head step of size 1e-3 from 0 keeps the heads tiny (exact heads would not)
+    res = alg.run_fedrep(6, 2, 4, 10, 1.0, 1, sampler="reduced", head_steps=1, head_lr=1e-3, m_test=0, seed=1)
+    assert np.max(np.abs(res.W)) < 0.05 and res.params["sampler"] == "reduced"
+    exact = alg.run_fedrep(6, 2, 4, 10, 1.0, 1, sampler="reduced", m_test=0, seed=1)
+    assert np.max(np.abs(exact.W)) > 0.2
