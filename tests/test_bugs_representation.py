@@ -561,3 +561,33 @@ def test_reduced_sampler_applies_at_d_equal_2k_and_keeps_gd_heads():
     assert np.max(np.abs(res.W)) < 0.05 and res.params["sampler"] == "reduced"
     exact = alg.run_fedrep(6, 2, 4, 10, 1.0, 1, sampler="reduced", m_test=0, seed=1)
     assert np.max(np.abs(exact.W)) > 0.2
+
+
+def test_theory_messages_defaults_and_more_hand_values():
+    import re
+    with pytest.raises(ValueError, match=re.escape("`T` >= 0, `k` >= 1, `rn` >= 1 and `d` >= 1 are required")):
+        theorem1_probability(-1, 1, 2, 2)
+    base = dict(k=2, d=8, n=16, r=0.5, kappa=2.0, E0=0.5)
+    for bad, msg in ((dict(k=0.5), "`k` >= 1 and `d` >= k are required"), (dict(r=1.5), "`r` must be in (0, 1] with r*n >= 1"),
+                     (dict(E0=0.0), "`E0` must be in (0, 1]"), (dict(variant="eq11"), "`eps` in (0, 1) is required for "
+                                                                  "variant='eq11'"),
+                     (dict(eps=1.0), "`eps` must be in (0, 1)"), (dict(variant="x"), "`variant`"), (dict(c=0.0), "`c`")):
+        with pytest.raises(ValueError, match=re.escape(msg)):
+            sample_complexity(**{**base, **bad})
+    with pytest.raises(ValueError, match=re.escape("`r` must be in (0, 1]")):
+        sample_complexity(2, 8, -16, -1.0)  # r <= 0 even where r*n >= 1
+    assert sample_complexity(2, 8, 16) == sample_complexity(2, 8, 16, 1.0, 1.0, 1.0)  # defaults r, kappa, E0
+    # kappa = 3, E0 = 0.8 (kappa^4 = 81, E0^2 = 0.64), rn = 8
+    assert sample_complexity(2, 8, 16, 0.5, 3.0, 0.8) == pytest.approx(
+        81 * 8 * math.log(8) / 0.64 + 81 * 4 * 8 / (0.64 * 8), rel=1e-14)
+    assert sample_complexity(2, 8, 16, 0.5, 3.0, 0.8, variant="intro") == pytest.approx(
+        9 * 8 * (math.log(16) + 9 * 2 * 8 / 16), rel=1e-14)
+    with pytest.raises(ValueError, match="noise standard deviation"):
+        mom_expectation(np.eye(3)[:, :1], np.ones((2, 1)), -1.0)
+    ctx = _quiet()
+    try:  # no numpy warnings on the edges: rate 1 (log 0), and d0 = eps with rate 1 (0/0)
+        assert theorem1_rounds_to_eps(0.1, 0.5, 0.0, 0.5, 1.0) == math.inf
+        assert theorem1_rounds_to_eps(0.5, 0.5, 0.0, 0.5, 1.0) == 0.0  # d0 = eps: already there
+        assert theorem1_rounds_to_eps(0.9, 0.5, 0.1, 0.5, 1.0) == 0.0  # d0 < eps
+    finally:
+        ctx.__exit__(None, None, None)
