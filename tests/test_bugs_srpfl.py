@@ -565,3 +565,40 @@ def test_theory_messages_and_float_results():
         noise_floor(1.5, 2.0)
     with pytest.raises(ValueError, match=r"^`lam` must be > 0"):
         expected_order_statistic(1, 5, 0.0)
+
+
+def test_run_srpfl_more_paths_params_and_names():
+    from fedtheory.random import spawn_seeds
+    from fedtheory.srpfl import fedavg_wallclock
+    from fedtheory.srpfl.model import make_speed_model
+
+    base = dict(d=6, k=2, M=8, N=8, n0=2, m=6, seed=0)
+    tgt = run_srpfl(**base, stage_lengths=2, target=1e-9, sigma=0.5)
+    assert tgt.params["rounds"] == 200  # a target makes the default budget 200 rounds
+    rad = run_srpfl(**base, rounds=1, design="rademacher")
+    assert rad.model.design == "rademacher"
+    two = run_srpfl(d=6, k=2, M=8, N=8, n0=4, m=6, stage_lengths="lemma_b1", a_stage=0.05, rounds=3, seed=0)
+    assert two.participants.size == 3  # two stages: one switch point
+    red = run_srpfl(**base, rounds=2, sampler="reduced")
+    full = run_srpfl(**base, rounds=2, sampler="full")
+    assert red.params["sampler"] == "reduced" and not np.allclose(red.dist[1:], full.dist[1:])
+    # zero heads: sigma_min(W_I) = 0 exactly, so a_t = 0 and the bound is vacuous (inf)
+    flat = FedRepModel(B_star=np.linalg.qr(np.random.default_rng(0).standard_normal((6, 2)))[0],
+                       W_star=np.zeros((8, 2)), sigma=0.1)
+    res = run_srpfl(**base, model=flat, rounds=2, eta=0.1)
+    assert np.all(res.a == 0) and np.all(np.isinf(res.bound))
+    p = run_srpfl(**base, rounds=1, stage_lengths=[1, 1], init="random", carry="pre_qr", resample="round").params
+    assert (p["seed"], p["head_norm"], p["init"], p["resample"], p["carry"]) == (0, "sqrt_k", "random", "round",
+                                                                                   "pre_qr")
+    assert p["stage_lengths"] == [1, 1] and run_srpfl(**base, rounds=1).params["stage_lengths"] == [20, 20, 20]
+    for bad, name in ((dict(d=0), "d"), (dict(k=7), "k"), (dict(N=9), "N must not exceed M=8"),
+                      (dict(carry="x"), "carry"), (dict(stage_lengths="x"), "stage_lengths"),
+                      (dict(stage_lengths="lemma_b1", a_stage=1.0), "a_stage"),
+                      (dict(stage_lengths="lemma_b1", a_stage=0.0), "a_stage")):
+        with pytest.raises(ValueError, match=name if " " in name else f"`{name}`"):
+            run_srpfl(**{**base, "rounds": 1, **bad})
+    ss = spawn_seeds(2, 4)
+    t1 = fedavg_wallclock(d=6, k=2, M=12, N=6, m=5, speeds="dynamic", speed_variant="arxiv", rounds=3, seed=2)[0]
+    sp = make_speed_model("dynamic", 12, 6, variant="arxiv", seed=ss[1])
+    t2 = fedavg_wallclock(d=6, k=2, M=12, N=6, m=5, speeds=sp, rounds=3, seed=2)[0]
+    np.testing.assert_array_equal(t1, t2)
