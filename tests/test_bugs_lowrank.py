@@ -377,3 +377,20 @@ def test_appendix_c_ranks_shapes():
     ranks, p, kept = appendix_c_ranks(k=12, d=4, classes=3, n_train=200, seed=0)
     assert p == 12 and ranks.shape == (kept,) and 0 < kept <= p
     assert np.all((ranks >= 1) & (ranks <= 12))
+
+
+def test_lowrank_defaults_types_and_names():
+    a = make_logistic_problem()
+    b = make_logistic_problem(d=3, r=10, m=50, s=20, mu=0.1, seed=0)
+    np.testing.assert_array_equal(a.X0, b.X0) and np.testing.assert_array_equal(a.Xc, b.Xc)
+    assert a.X0.shape == (10, 3) and a.Xc.shape == (50, 20, 3)
+    res = run_fedlrgd(make_logistic_problem(d=3, r=5, m=3, s=2, seed=1), S=2)
+    assert all(type(v) is int for v in res.counters["client_grads"] + res.counters["uploads"])
+    r1, p1, k1 = appendix_c_ranks(k=12, d=4, classes=3, n_train=200, seed=0)
+    r2, p2, k2 = appendix_c_ranks(k=12, d=4, classes=3, n_train=200, mu=1e-3, threshold=0.9, min_weight=0.005, seed=0)
+    np.testing.assert_array_equal(r1, r2)
+    for bad, name in ((dict(q=0.0, d=1), "q"), (dict(q=2.0, d=3), "d")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            l1_cover(**bad)
+    with pytest.raises(ValueError, match="`S`"):
+        run_fedlrgd(make_logistic_problem(d=3, r=5, m=3, s=2, seed=1), S=0)
