@@ -394,3 +394,14 @@ def test_lowrank_defaults_types_and_names():
             l1_cover(**bad)
     with pytest.raises(ValueError, match="`S`"):
         run_fedlrgd(make_logistic_problem(d=3, r=5, m=3, s=2, seed=1), S=0)
+
+
+def test_theorem1_bound_printed_variant_and_domain_edges():
+    # printed (l)^2 in the denominator: l = 3 (eta = 3.5) gives 9 where the proof has (3!)^2 = 36
+    corr = theorem1_bound(1000.0, d=2, eta=3.5, L2=2.0)
+    assert theorem1_bound(1000.0, d=2, eta=3.5, L2=2.0, variant="printed") == pytest.approx(4 * corr, rel=1e-12)
+    assert theorem1_bound(10.0, d=1, eta=0.5, variant="printed") == math.inf  # l = 0: (l)^2 = 0
+    assert math.isnan(theorem1_bound(1.0, d=1, eta=0.5))  # r = 1 is allowed (below r* = 2e: NaN)
+    with pytest.raises(ValueError, match="`L2`"):
+        theorem1_bound(10.0, d=1, eta=0.5, L2=0.0)
+    assert theorem1_min_rank(2) == theorem1_min_rank(2, 2.0)

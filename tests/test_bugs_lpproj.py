@@ -468,3 +468,19 @@ def test_closed_form_models_of_malicious_clients_use_their_own_estimates():
         closed_form_models("pfedme", wh, lam, b, attack="flood", N_a=1)
     with pytest.raises(ValueError, match=r"`N_a`.*0 <= N_a < N, N=5"):
         closed_form_models("pfedme", wh, lam, b, attack="gaussian", N_a=5, tau=1.0)
+
+
+def test_uniform_loss_edges_lam_zero_and_projection_term():
+    base = dict(N=10, n=20, d_sub=2, b=1.5, sigma=0.7, Sigma=0.1)
+    for method in ("local", "fedavg"):
+        assert np.isfinite(uniform_loss(method, 0.0, d=6, **base))  # no 0/0 at lam = 0
+    # lp-proj-2's extra term (d - d_sub) sigma^2/(2n): two dimensions more add 2 * 0.49/40
+    assert uniform_loss("lp-proj-2", 0.3, d=6, **base) - uniform_loss("lp-proj-2", 0.3, d=4, **base) == \
+        pytest.approx(2 * 0.49 / 40, rel=1e-12)
+    # no attack: the effective heterogeneity is Sigma whatever N_a says
+    assert effective_heterogeneity(0.1, 10, 20, 2.0, 1.0, None, 3, 5.0) == 0.1
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert math.isnan(lemma29_argmin(0.25, 0.5, 1.0, 1.0))  # 2Ab - B = 0, quietly NaN
+        assert optimal_lambda(N=10, n=20, d=4, d_sub=2, Sigma=0.0) == math.inf
