@@ -477,8 +477,6 @@ def test_uniform_loss_edges_lam_zero_and_projection_term():
     # lp-proj-2's extra term (d - d_sub) sigma^2/(2n): two dimensions more add 2 * 0.49/40
     assert uniform_loss("lp-proj-2", 0.3, d=6, **base) - uniform_loss("lp-proj-2", 0.3, d=4, **base) == \
         pytest.approx(2 * 0.49 / 40, rel=1e-12)
-    # no attack: the effective heterogeneity is Sigma whatever N_a says
-    assert effective_heterogeneity(0.1, 10, 20, 2.0, 1.0, None, 3, 5.0) == 0.1
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")
