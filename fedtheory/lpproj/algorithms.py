@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import guard_module as _guard_module
-from .._validation import (check_alloc, check_choice, check_finite_result, check_generator, check_instance,
+from .._validation import (check_alloc, check_choice, check_finite_array, check_finite_result, check_generator, check_instance,
                            check_int, check_iterations, check_matrix, check_real)
 from ..linalg import batched_solve
 from ..montecarlo import Estimate, mc_mean
@@ -220,11 +220,7 @@ def test_loss_general(method: str, lam, problem: LinearFLProblem, *, attack: str
     """
     check_choice(method, "method", METHODS)
     p = _check_problem(problem)
-    N, d, d_sub, b, s2 = p.N, p.d, p.d_sub, p.b, p.sigma ** 2
-    N_a = _check_attack(attack, N_a, N, tau)
-    N_b = N - N_a
-    from .._validation import check_finite_array
-
+    N_a = _check_attack(attack, N_a, p.N, tau)
     lam = check_finite_array(lam, "lam", 0)
     out = _test_loss_general(method, lam, p, attack, N_a, tau)
     return check_finite_result(out, "the test loss", "problem", lam=lam, tau=tau)
@@ -312,7 +308,8 @@ def admm_l1_inner(G, h, P, w, lam, *, rho: float | None = None, nu: float = 1e-1
     try:
         x, it = _admm_l1_inner(G, h, P, w, lam, rho, nu, max_iter)
     except np.linalg.LinAlgError as exc:
-        raise ValueError(f"singular system ({exc}): G_k + rho P^T P must be invertible (`G`, `P`, `rho`, which defaults to `lam`)") from None
+        raise ValueError(f"singular system ({exc}): G_k + rho P^T P must be invertible (`G`, `P`, `rho`, which "
+                         f"defaults to `lam`)") from None
     return check_finite_result(x, "the ADMM solution", "G", "h", "P", "w", lam=lam, rho=rho), it
 
 

@@ -225,8 +225,8 @@ def minimal_loss(method: str, **kw):
     lam = optimal_lambda(**{k: v for k, v in kw.items() if k != "variant"})
     if not np.all(np.isfinite(lam)):
         raise ValueError("the optimal lambda is infinite (effective heterogeneity D <= 0: the loss decreases in "
-                         f"lambda and has no minimiser); got Sigma={kw.get('Sigma', 0.1)!r}, tau={kw.get('tau', 0.0)!r}, "
-                         f"M0={kw.get('M0')!r}, N_a={kw.get('N_a', 0)!r}")
+                         f"lambda and has no minimiser); got Sigma={kw.get('Sigma', 0.1)!r}, "
+                         f"tau={kw.get('tau', 0.0)!r}, M0={kw.get('M0')!r}, N_a={kw.get('N_a', 0)!r}")
     return test_loss(method, lam, **kw)
 
 

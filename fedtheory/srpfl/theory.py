@@ -382,8 +382,6 @@ def round_decomposition(B_hat, X, y, B_star, W_star_sel, eta, B_bar, R, w, B_nex
         + E^T B_hat); since the expansion of ``B^+T B^+`` contains ``+(eta/n)(B_hat^T E + E^T B_hat)``,
         the valid term is ``(eta/n) lambda_max(-(B_hat^T E + E^T B_hat))`` (corrected).
     """
-    from ..linalg import orthogonal_complement, principal_angle_distance
-
     X = check_matrix(X, "X", (None, None, None))
     n, m, d = X.shape
     B_hat = check_matrix(B_hat, "B_hat", (d, None))
