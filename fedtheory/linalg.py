@@ -200,9 +200,10 @@ def batched_solve(A: np.ndarray, b: np.ndarray, rcond: float = 1e-10,
         for ii in idx:  # rare path: only the ill-conditioned systems
             t = tuple(ii)
             x[t] = np.linalg.lstsq(Ab[t], bbb[t], rcond=None)[0]
+        # stacklevel 3: the caller, past the validation wrapper (guard_numeric_errors) around this function
         warnings.warn(
             f"{int(badb.sum())} ill-conditioned {what}(s) (sigma_min/sigma_max <= {rcond:g}); "
-            "solved by least squares (minimum-norm) instead", IllConditionedWarning, stacklevel=2)
+            "solved by least squares (minimum-norm) instead", IllConditionedWarning, stacklevel=3)
     _finite_or_raise(x, f"the solution of the {what}", "`A` or `b`")
     return x[..., 0] if vec else x
 

@@ -288,9 +288,9 @@ def run_fedlrgd(problem: LogisticProblem, r: int | None = None, S: int = 50, *, 
     bad = sv[:, -1] / sv[:, 0] < rcond
     V = np.empty((m, r, p))
     for i in range(p):  # p small k x k systems shared by all clients: solve v G = row for all clients
-        if bad[i]:
+        if bad[i]:  # stacklevel 3: the caller, past the validation wrapper around run_fedlrgd
             warnings.warn(f"G^({i}) is numerically singular (sigma_min/sigma_max = {sv[i, -1] / sv[i, 0]:.1e} "
-                          f"< {rcond:g}); using lstsq", IllConditionedWarning, stacklevel=2)
+                          f"< {rcond:g}); using lstsq", IllConditionedWarning, stacklevel=3)
             V[:, :, i] = np.linalg.lstsq(Gi[i].T, rows[:, :, i].T, rcond=None)[0].T
         else:
             V[:, :, i] = np.linalg.solve(Gi[i].T, rows[:, :, i].T).T
