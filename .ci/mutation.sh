@@ -4,13 +4,16 @@
 #   bash .ci/mutation.sh                  # every module below
 #   bash .ci/mutation.sh srpfl-theory     # some modules (names from the table below)
 #   MUTATION_JOBS=1 bash .ci/mutation.sh  # mutmut --max-children (default 2)
+#   MUTATION_SAMPLE=150 bash .ci/mutation.sh srpfl-algorithms  # a seeded random sample of the mutants
+#   MUTATION_NAMES=survivors.txt bash .ci/mutation.sh srpfl-theory  # re-run only the named mutants
 #
 # Each module is mutated in a throw-away clone of the current checkout (uncommitted changes to
 # fedtheory/ and tests/ are copied in), with only its fast test files, so the work tree, the
 # editable install and other people's edits are never touched. mutmut puts the mutated copy
 # first on sys.path; the script checks that the tests really import it. Per module it prints
-# killed / total, the mutants listed as equivalent in .ci/mutation-triage.md, the survivors
-# left and the score killed / (total - equivalent). Results also go to $MUTATION_OUT
+# killed / total (a timeout counts as killed: the tests did not pass), the mutants listed as
+# equivalent in .ci/mutation-triage.md, the survivors left and the score
+# killed / (total - equivalent). Results also go to $MUTATION_OUT
 # (default /tmp/fedtheory-mutation/<module>.txt).
 set -euo pipefail
 
@@ -73,21 +76,45 @@ for row in "${modules[@]}"; do
   (cd "$work" && mkdir -p mutants && PYTHONPATH="$work" python3 -c \
     "import fedtheory, sys; p = fedtheory.__file__; sys.exit(0 if p.startswith('$work') else 'fedtheory imported from ' + p)")
   start=$(date +%s)
-  (cd "$work" && nice python3 -m mutmut run --max-children "$jobs" >"$out/$name.log" 2>&1) || true
+  if [ -n "${MUTATION_NAMES:-}" ]; then
+    # re-run only the mutants named in the file $MUTATION_NAMES (e.g. the survivors of an earlier run)
+    prefix="$(echo "${file%.py}" | tr / .)."
+    awk -v p="$prefix" 'index($1, p) == 1 {print $1}' "$MUTATION_NAMES" >"$work/sample.txt"
+    (cd "$work" && nice python3 -m mutmut run --max-children "$jobs" "no-such-mutant" >"$out/$name.log" 2>&1) || true
+    (cd "$work" && xargs -a sample.txt nice python3 -m mutmut run --max-children "$jobs" >>"$out/$name.log" 2>&1) || true
+  elif [ -n "${MUTATION_SAMPLE:-}" ]; then
+    # a seeded random sample of MUTATION_SAMPLE mutants: generate all (a filter matching nothing stops
+    # mutmut after generation and the stats run), draw the sample, run only those
+    (cd "$work" && nice python3 -m mutmut run --max-children "$jobs" "no-such-mutant" >"$out/$name.log" 2>&1) || true
+    (cd "$work" && python3 -m mutmut results --all true 2>/dev/null | sed -nE 's/^ *([^ :]+): .*$/\1/p' \
+      | python3 -c "import random, sys; n = [l.strip() for l in sys.stdin if l.strip()]; random.seed(0); \
+print('\n'.join(sorted(random.sample(n, min(len(n), int(sys.argv[1]))))))" "$MUTATION_SAMPLE" >"$work/sample.txt")
+    (cd "$work" && xargs -a sample.txt nice python3 -m mutmut run --max-children "$jobs" >>"$out/$name.log" 2>&1) || true
+  else
+    (cd "$work" && nice python3 -m mutmut run --max-children "$jobs" >"$out/$name.log" 2>&1) || true
+  fi
   secs=$(( $(date +%s) - start ))
   (cd "$work" && python3 -m mutmut results --all true >"$out/$name.txt" 2>&1) || true
+  if [ -n "${MUTATION_SAMPLE:-}${MUTATION_NAMES:-}" ]; then
+    grep -F -w -f "$work/sample.txt" "$out/$name.txt" >"$out/$name.sample" || true
+    mv "$out/$name.sample" "$out/$name.txt"
+    label="$name ($( [ -n "${MUTATION_NAMES:-}" ] && echo "re-run of" || echo "random sample of") $(wc -l <"$work/sample.txt") mutants)"
+  else
+    label=$name
+  fi
   total=$(sed -nE 's/^ *([^ :]+): (.*)$/\1/p' "$out/$name.txt" | wc -l)
-  killed=$(grep -cE ': killed$' "$out/$name.txt" || true)
+  # a mutant is detected when a test fails (killed) or the tests time out on it (an endless loop)
+  killed=$(grep -cE ': (killed|timeout)$' "$out/$name.txt" || true)
   eqv=0; left=()
   eqlist=$(equivalents)
   while IFS=$'\t' read -r mname status; do
     [ -z "$mname" ] && continue
-    [ "$status" = "killed" ] && continue
+    [ "$status" = "killed" ] || [ "$status" = "timeout" ] && continue
     if grep -qxF "$mname" <<<"$eqlist"; then eqv=$((eqv + 1)); else left+=("$mname ($status)"); fi
   done < <(sed -nE 's/^ *([^ :]+): (.*)$/\1\t\2/p' "$out/$name.txt")
   denom=$((total - eqv))
   score=$(python3 -c "print(f'{100*$killed/max($denom,1):.1f}%')")
-  line="$name: killed $killed / $total, equivalent $eqv, survivors left ${#left[@]}, score $score, ${secs}s"
+  line="$label: killed $killed / $total, equivalent $eqv, survivors left ${#left[@]}, score $score, ${secs}s"
   echo "$line"
   printf '  %s\n' "${left[@]}" >"$out/$name.left"
   # the diff of every mutant not killed, for the triage (one process: `mutmut show` per mutant is slow)
