@@ -150,3 +150,16 @@ def test_fedavg_wallclock_pays_the_slowest_selected_client():
     # all N = M clients every round with fixed speeds: the same per-round time as the FedRep baseline
     np.testing.assert_allclose(np.diff(t), np.diff(sr.wall_clock))
     assert dist.shape == mse.shape == (6,) and np.all(mse > 0.1 ** 2)
+
+
+def test_run_srpfl_rejects_too_few_stage_lengths():
+    """A list of stage lengths shorter than the number of stage switches is refused up front
+    (it used to end in an IndexError, or pass silently with few rounds)."""
+    import pytest
+
+    from fedtheory.srpfl import run_srpfl
+
+    with pytest.raises(ValueError, match="`stage_lengths` needs 2 entries; got 1"):
+        run_srpfl(d=6, k=2, M=8, N=8, n0=2, m=6, stage_lengths=[2], rounds=6)
+    with pytest.raises(ValueError, match="stage_lengths"):
+        run_srpfl(d=6, k=2, M=8, N=8, n0=2, m=6, stage_lengths=[2], rounds=2)

@@ -213,10 +213,10 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
         stage_lengths = [check_int(stage_lengths, "stage_lengths", 1)] * len(sizes)
     elif isinstance(stage_lengths, (list, tuple, np.ndarray)):
         stage_lengths = [check_int(v, "stage_lengths", 1) for v in np.ravel(stage_lengths).tolist()]
-    else:
-        raise TypeError(f"`stage_lengths` must be an int, a sequence of ints or 'lemma_b1'; got {stage_lengths!r}")
         if len(stage_lengths) < len(sizes) - 1:
             raise ValueError(f"`stage_lengths` needs {len(sizes) - 1} entries; got {len(stage_lengths)}")
+    else:
+        raise TypeError(f"`stage_lengths` must be an int, a sequence of ints or 'lemma_b1'; got {stage_lengths!r}")
     if rounds is None:
         rounds = 200 if isinstance(stage_lengths, str) or target is not None else sum(
             list(stage_lengths)[: len(sizes)])
