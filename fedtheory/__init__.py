@@ -15,15 +15,43 @@ citation, claims grouped by section, figures and a results ledger. Shared core:
 """
 __version__ = "0.2.0"
 
-from ._warnings import BoundInapplicableWarning, FedtheoryWarning, IllConditionedWarning  # noqa: E402
-from .claims import ERRATUM, ERROR, FAILS, HOLDS, INCONCLUSIVE, STATUSES, Claim, Verdict  # noqa: E402
-from .ledger import LedgerRow  # noqa: E402
-from .linalg import orthonormalize, principal_angle_distance  # noqa: E402
-from .montecarlo import Estimate, ProportionEstimate, mc_mean, proportion_estimate  # noqa: E402
-from .paper import Citation, Figure, Paper  # noqa: E402
-from .plugins import (PluginError, get_claim, get_figure, get_paper, load_papers, paper_keys,  # noqa: E402
-                      register_paper, registry, reproduce, unregister_paper)
+# Names are imported on first use (PEP 562), so that ``import fedtheory`` and the command line
+# start without loading numpy/scipy first, and Ctrl-C while they load is handled by the CLI.
+_LAZY = {
+    "BoundInapplicableWarning": "_warnings", "FedtheoryWarning": "_warnings",
+    "IllConditionedWarning": "_warnings",
+    "ERRATUM": "claims", "ERROR": "claims", "FAILS": "claims", "HOLDS": "claims",
+    "INCONCLUSIVE": "claims", "STATUSES": "claims", "Claim": "claims", "Verdict": "claims",
+    "LedgerRow": "ledger",
+    "orthonormalize": "linalg", "principal_angle_distance": "linalg",
+    "Estimate": "montecarlo", "ProportionEstimate": "montecarlo", "mc_mean": "montecarlo",
+    "proportion_estimate": "montecarlo",
+    "Citation": "paper", "Figure": "paper", "Paper": "paper",
+    "PluginError": "plugins", "get_claim": "plugins", "get_figure": "plugins", "get_paper": "plugins",
+    "load_papers": "plugins", "paper_keys": "plugins", "register_paper": "plugins",
+    "registry": "plugins", "reproduce": "plugins", "unregister_paper": "plugins",
+}
+
+# ``provenance`` names both a submodule and its function: import it now (it is light), so that a
+# later ``import fedtheory.provenance`` elsewhere cannot leave the module where the function belongs.
 from .provenance import provenance  # noqa: E402
+
+
+def __getattr__(name):
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'fedtheory' has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "principal_angle_distance", "orthonormalize", "Estimate", "ProportionEstimate", "mc_mean",

@@ -1,6 +1,6 @@
 """``python -m fedtheory ...`` runs the command-line interface."""
 import sys
 
-from .cli import main
+from ._console import run
 
-sys.exit(main())
+sys.exit(run())

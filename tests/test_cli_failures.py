@@ -424,3 +424,32 @@ def test_verify_and_ledger_lines_are_cut_with_a_marker(capsys):
         c = _cut(what, 120)
         assert c in out
         assert c == what or (c.endswith(" ...") and (what + " ").startswith(c[:-4] + " "))
+
+
+def test_ctrl_c_while_the_cli_imports_numpy(monkeypatch, capsys):
+    """Ctrl-C while ``fedtheory.cli`` (and numpy, scipy) load: one line and exit 130, no traceback.
+    ``import fedtheory`` itself loads nothing heavy, so the handler is in place before the import."""
+    import builtins
+
+    from fedtheory import _console
+
+    real_import = builtins.__import__
+
+    def interrupted(name, globals=None, locals=None, fromlist=(), level=0):
+        if (level == 1 and name == "cli") or name == "fedtheory.cli":
+            raise KeyboardInterrupt
+        return real_import(name, globals, locals, fromlist, level)
+
+    monkeypatch.delitem(sys.modules, "fedtheory.cli", raising=False)
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    assert _console.run(["list"]) == 130
+    monkeypatch.undo()
+    assert capsys.readouterr().err == "fedtheory: interrupted\n"
+
+
+def test_import_fedtheory_is_light():
+    out = subprocess.run([sys.executable, "-c", "import sys, fedtheory; print('numpy' in sys.modules, "
+                          "'scipy' in sys.modules); from fedtheory import Paper, mc_mean, provenance; "
+                          "import fedtheory.provenance; print(callable(fedtheory.provenance))"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False", "True"]
