@@ -73,7 +73,7 @@ def _sampling_with_replacement(mp):
 
 def _thm9_started_elsewhere(mp):
     # Delta_0 computed for w_0 = 0 while Algorithm 1 starts at w_0 = 10 * 1
-    _wrap(mp, f"{M}.convergence.alg1_rounds", _kw(w0=np.full(3, 10.0)))
+    _wrap(mp, f"{M}.convergence.run_algorithm1", _kw(w0=np.full(3, 10.0)))
     mp.setattr(f"{M}.convergence.THM9_RUNS", (4, 4))  # shrink what runs
 
 

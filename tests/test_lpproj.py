@@ -141,3 +141,20 @@ def test_reduced_mc_sampler_agrees_with_closed_form_and_full_sampler():
     assert abs(r.mean - f.mean) < 4 * math.hypot(r.se, f.se)
     with pytest.raises(ValueError, match="reduced"):
         mc_test_loss("pfedme", prob, 0.4, sampler="reduced")
+
+
+def test_algorithm1_server_step_beta_above_one_composes_single_rounds():
+    """Line 12 with beta = 20 (the step of the Theorem 9 claim): T rounds of ``run_algorithm1``
+    equal T one-round runs chained by hand, w <- (1 - beta) w + beta * (one round from w, beta = 1),
+    with full participation (so no sampling stream is involved)."""
+    prob = make_problem(N=6, d=5, d_sub=3, n=15, seed=3)
+    beta, eta, R, T = 20.0, 2e-4, 3, 4
+    kw = dict(R=R, S=6, eta=eta, data=prob.sample_data(np.random.default_rng(4)))
+    full = run_algorithm1(prob, 1.0, T=T, beta=beta, seed=0, **kw).history
+    w = np.zeros(prob.d_sub)
+    chained = [w]
+    for _ in range(T):
+        w = (1 - beta) * w + beta * run_algorithm1(prob, 1.0, T=1, beta=1.0, w0=w, seed=0, **kw).w
+        chained.append(w)
+    np.testing.assert_allclose(full, np.array(chained), rtol=1e-12, atol=1e-14)
+    assert np.max(np.abs(np.diff(full, axis=0))) > 1e-6  # the rounds move

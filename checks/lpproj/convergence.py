@@ -186,21 +186,6 @@ def _lemma8(full: bool, seed):
                 params={"N": N, "S": S, "lam": lam, "R": R, "eta": eta, "runs": runs})
 
 
-def alg1_rounds(prob, lam, data, *, T, R, S, beta, eta, seed, w0=None):
-    """T rounds of Algorithm 1 (p = 2, exact inner solves) with any server step beta >= 0: each round is an exact
-    run of Algorithm 1 lines 3-11 from the broadcast w~_t (``run_algorithm1`` with T = 1, beta = 1, w0 = w~_t: the
-    average of the S sampled clients' messages), followed by line 12, w~_{t+1} = (1 - beta) w~_t + beta avg
-    (done here, so that beta > 1, as in Theorem 9, does not depend on the library accepting it).
-    Returns the iterates w~_0..w~_T, shape (T+1, d_sub)."""
-    w = np.zeros(prob.d_sub) if w0 is None else np.asarray(w0, float)
-    hist = [w]
-    for s in spawn_seeds(seed, T):
-        avg = run_algorithm1(prob, lam, T=1, R=R, S=S, beta=1.0, eta=eta, data=data, w0=w, seed=s).w
-        w = (1 - beta) * w + beta * avg
-        hist.append(w)
-    return np.array(hist)
-
-
 #: independent runs of Algorithm 1 in the Theorem 9 claim (quick, full)
 THM9_RUNS = (12, 40)
 
@@ -253,7 +238,8 @@ def _thm9(full: bool, seed):
     runs = THM9_RUNS[bool(full)]
     gaps = []
     for s in spawn_seeds(s_runs, runs):
-        hist = alg1_rounds(prob, lam, (Xi, y), T=T, R=R, S=S, beta=beta, eta=eta_t / (beta * R), seed=s)
+        hist = run_algorithm1(prob, lam, T=T, R=R, S=S, beta=beta, eta=eta_t / (beta * R), data=(Xi, y),
+                              seed=s).history
         w_bar = (alpha[:, None] * hist[:T]).sum(0) / alpha.sum()
         gaps.append(F(w_bar)[0] - F_star)
     gaps = np.array(gaps)
