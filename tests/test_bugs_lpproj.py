@@ -482,3 +482,131 @@ def test_uniform_loss_edges_lam_zero_and_projection_term():
         warnings.simplefilter("error")
         assert math.isnan(lemma29_argmin(0.25, 0.5, 1.0, 1.0))  # 2Ab - B = 0, quietly NaN
         assert optimal_lambda(N=10, n=20, d=4, d_sub=2, Sigma=0.0) == math.inf
+
+
+# --------------------------------------------------------------------------- theory.py: messages and defaults
+# Survivors of the mutation run (see .ci/mutation-triage.md): each error names the offending parameter in
+# backticks (the project's message convention), the documented defaults, and quiet D <= 0 edges.
+@pytest.mark.parametrize("bad, name", [(dict(n=0), "n"), (dict(d=0, d_sub=1), "d"), (dict(sigma=-1.0), "sigma"),
+                                       (dict(Sigma=float("nan")), "Sigma"),
+                                       (dict(attack="same-value", N_a=-1, tau=0.1), "N_a"),
+                                       (dict(attack=None, N_a=-1), "N_a")])
+def test_uniform_loss_errors_name_the_parameter(bad, name):
+    """The validation names the parameter it rejects: `n` (not `N`), `d` = 0 (not the d_sub range that
+    follows from it), a negative N_a without attack (not accepted as N_b = N + 1 clients)."""
+    kw = {**dict(N=10, n=20, d=4, d_sub=2, b=1.0, sigma=1.0, Sigma=0.1), **bad}
+    with pytest.raises(ValueError, match=f"^`{name}` "):
+        uniform_loss("pfedme", 1.0, **kw)
+    with pytest.raises(ValueError, match=f"^`{name}` "):
+        optimal_lambda(**kw)
+
+
+def test_signflip_without_M0_message_starts_with_M0():
+    with pytest.raises(ValueError, match=r"^`M0` \(eq\. 41, the mean trace per dimension of the sign-flip message "
+                                         r"covariance\) is required for attack='sign-flip'$"):
+        uniform_loss("pfedme", 1.0, N=10, n=20, d=4, d_sub=2, attack="sign-flip", N_a=2)
+
+
+def test_other_theory_errors_name_the_parameter():
+    with pytest.raises(ValueError, match="^`C` "):
+        lemma29_argmin(1.0, 0.5, float("nan"), 1.0)
+    with pytest.raises(ValueError, match="^`method` must be one of"):
+        fairness_V("prox", 1.0, np.eye(3))
+    # a float64 overflow of the loss names the inputs with their values (Sigma*d*b/2 = 3.5e308 > max float)
+    with np.errstate(over="ignore"), pytest.raises(ValueError, match=r"overflows float64.*`d`=7, .*`Sigma`="):
+        uniform_loss("fedavg", 0.0, N=10, n=20, d=7, d_sub=2, Sigma=1e308)
+
+
+def test_uniform_loss_documented_defaults_hand_values():
+    """Defaults N=100, n=200, d=100, d_sub=10, b=1, sigma=1, Sigma=0.1, lam=1, evaluated by hand:
+    local 1/2 + 100/400; fedavg 1/2 + (100/20000)(100/200) + 100*0.1/2;
+    pfedme 1/2 + 50 (1 + 2/100 + 100/10^4)/200/4 + 100*0.1/8;
+    lp-proj-2 1/2 + 5 * 1.03/200/4 + 10*0.1/8 + 90/400."""
+    assert uniform_loss("local") == pytest.approx(0.75, rel=1e-14)
+    assert uniform_loss("fedavg") == pytest.approx(5.5025, rel=1e-14)
+    assert uniform_loss("pfedme") == pytest.approx(1.814375, rel=1e-14)
+    assert uniform_loss("lp-proj-2") == pytest.approx(0.8564375, rel=1e-14)
+
+
+def test_optimal_lambda_is_quiet_at_zero_over_zero():
+    """sigma = 0 and Sigma = 0: lambda* = 0/0 in the closed form, but D = 0 so the documented answer is inf,
+    returned without a RuntimeWarning."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert optimal_lambda(N=10, n=20, d=4, d_sub=2, sigma=0.0, Sigma=0.0) == math.inf
+        out = optimal_lambda(N=10, n=20, d=4, d_sub=2, sigma=0.0, Sigma=np.array([0.0, 0.2]))
+    assert out[0] == math.inf and out[1] == 0.0
+
+
+def test_theory_defaults_and_admissible_edges():
+    """Documented defaults and edge values the validation must accept, evaluated by hand."""
+    # N_a=None without attack means no malicious client: the defaults' pfedme loss (hand value above)
+    assert uniform_loss("pfedme", N_a=None) == pytest.approx(1.814375, rel=1e-14)
+    # N_a = 1: D = 0.1 + (1/100)(0.25 - 1/40) = 0.10225 (not the clean Sigma)
+    assert effective_heterogeneity(0.1, 10, 20, 2.0, 1.0, "gaussian", 1, 0.5) == pytest.approx(0.10225, rel=1e-12)
+    # default d_sub = 10 is allowed for d = 10; lambda* = (1 - 1/N) sigma^2/n / Sigma = 0.9/20/0.1
+    assert optimal_lambda(N=10, n=20, d=10) == pytest.approx(0.45, rel=1e-12)
+    # N_a = N - 1 malicious clients is allowed: derivative against a central difference of the loss
+    kw = dict(N=4, n=20, b=2.0, sigma=0.9, Sigma=0.05, N_a=3, tau=0.4)
+    L = lambda x: uniform_loss("lp-proj-2", x, d=6, d_sub=2, attack="same-value", **kw)  # noqa: E731
+    assert loss_derivative_lpproj(0.8, d_sub=2, **kw) == pytest.approx((L(0.8 + 1e-6) - L(0.8 - 1e-6)) / 2e-6,
+                                                                       rel=1e-5)
+    # n = 1 is allowed; w = (1, 0), tau = sigma = b = n = 1: the message is -|c|(w + z), c, z independent, so
+    # Cov = E[c^2] E[(w + z)(w + z)^T] - (E|c|)^2 w w^T = diag(2 - 2/pi, 1), mean = -sqrt(2/pi) w
+    mean, cov = signflip_moments(np.array([1.0, 0.0]), 1.0, 1.0, 1.0, 1)
+    np.testing.assert_allclose(mean, [-math.sqrt(2 / math.pi), 0.0], rtol=1e-14, atol=0)
+    np.testing.assert_allclose(cov, [[2 - 2 / math.pi, 0.0], [0.0, 1.0]], rtol=1e-14, atol=1e-15)
+
+
+def test_effective_heterogeneity_ignores_tau_without_malicious_clients():
+    """N_a = 0: D = Sigma whatever tau (here so large that tau^2 overflows; with N_a = 1 that is an error
+    naming `tau` with its value)."""
+    assert effective_heterogeneity(0.1, 10, 20, 2.0, 1.0, "gaussian", 0, 1e200) == 0.1
+    with np.errstate(over="ignore"), pytest.raises(ValueError, match=r"^D overflows float64.*`tau`=1e\+200"):
+        effective_heterogeneity(0.1, 10, 20, 2.0, 1.0, "gaussian", 1, 1e200)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: lemma29_argmin(1.0, float("nan"), 1.0, 1.0), "B"),
+    (lambda: minimal_loss("prox", N=10, n=20, d=4, d_sub=2), "method"),
+    (lambda: proposition16_threshold(-0.5, 2.0), "lam_star"),
+    (lambda: loss_derivative_lpproj(1.0, d_sub=2, N=1, n=20), "N"),
+    (lambda: loss_derivative_lpproj(1.0, d_sub=2, N=10, n=20, b=0.0), "b"),
+    (lambda: loss_derivative_lpproj(1.0, d_sub=2, N=10, n=20, Sigma=-0.1), "Sigma"),
+    (lambda: loss_derivative_lpproj(-1.0, d_sub=2, N=10, n=20), "lam"),
+    (lambda: per_client_test_loss("fedavg", 1.0, np.zeros(3), n=5), "W"),
+    (lambda: per_client_test_loss("pfedme", -0.5, np.eye(3), n=5), "lam"),
+    (lambda: per_client_test_loss("pfedme", 1.0, np.eye(3), n=5, b=0.0), "b"),
+    (lambda: per_client_test_loss("pfedme", 1.0, np.eye(3), n=5, sigma=-1.0), "sigma"),
+    (lambda: fairness_V("fedavg", 1.0, np.zeros(3)), "W"),
+    (lambda: fairness_V("fedavg", 1.0, np.zeros((2, 3, 4))), "W"),
+    (lambda: expected_fairness_V("fedavg", 0.0, N=4, Sigma_w=np.ones((2, 3))), "Sigma_w"),
+    (lambda: expected_fairness_V("lp-proj-2", 0.0, N=4, Sigma_w=np.eye(2), P=np.ones((1, 3))), "P"),
+])
+def test_more_theory_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=f"^`{name}` "):
+        call()
+
+
+def test_theory_messages_start_with_their_subject():
+    """Anchored messages: the parameter (or the quantity that overflows) first, with the inputs named."""
+    with pytest.raises(ValueError, match=r"^`P` is required for lp-proj-2$"):
+        expected_fairness_V("lp-proj-2", 1.0, N=3, Sigma_w=np.eye(3))
+    with pytest.raises(ValueError, match=r"got Sigma=0\.0, tau=0\.0, M0=None, N_a=0$"):
+        minimal_loss("pfedme", N=10, n=20, d=4, d_sub=2, Sigma=0.0)
+    with pytest.raises(ValueError, match="^the d x d covariance would need"):
+        signflip_moments(np.zeros(10 ** 6), 1.0, 1.0, 1.0, 1)
+    with np.errstate(all="ignore"):
+        # sigma^2 d/(2n) = 1e308 * 100/2 overflows
+        with pytest.raises(ValueError, match="^the test loss overflows float64"):
+            uniform_loss("local", 0.0, N=10, n=1, d=100, d_sub=2, sigma=1e154)
+        big = np.array([[1e200], [-1e200]])
+        with pytest.raises(ValueError, match="^the per-client losses overflows float64"):
+            per_client_test_loss("fedavg", 1.0, big, n=5)
+        with pytest.raises(ValueError, match=r"^V overflows float64.*`W`, `P`, `lam`="):
+            fairness_V("fedavg", 1.0, big)
+        with pytest.raises(ValueError, match=r"^E V overflows float64.*`Sigma_w`, `P`, `lam`="):
+            expected_fairness_V("pfedme", 1.0, N=4, Sigma_w=np.array([[1e200]]))
+        with pytest.raises(ValueError, match=r"^the sign-flip moments overflows float64.*`w`, `tau`=1\.5, "):
+            signflip_moments(np.array([1e200]), 1.5, 1.0, 1.0, 1)
