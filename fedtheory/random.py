@@ -14,7 +14,7 @@ import numpy as np
 SeedLike = Union[int, np.integer, np.random.SeedSequence, np.random.Generator, None]
 
 __all__ = ["SeedLike", "as_generator", "as_seed_sequence", "spawn_seeds", "spawn_generators",
-           "seed_repr"]
+           "seed_repr", "random_subset", "random_subsets"]
 
 
 def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
@@ -71,3 +71,31 @@ def seed_repr(seed: SeedLike) -> object:
     ss = as_seed_sequence(seed)
     return {"entropy": int(ss.entropy) if ss.entropy is not None else None,
             "spawn_key": list(ss.spawn_key)}
+
+
+def random_subset(rng: np.random.Generator, n: int, size: int) -> np.ndarray:
+    """A uniformly random ``size``-subset of ``range(n)``, sorted (partial participation: the
+    server samples ``size`` of ``n`` clients without replacement).
+
+    The ranks of ``n`` i.i.d. uniforms are a uniformly random permutation, so the indices of the
+    ``size`` smallest form a uniform subset (ties have probability zero). ``size == n`` draws
+    nothing and returns ``arange(n)``. :func:`random_subsets` does the same for a stack of
+    streams, with the same numbers stream by stream.
+    """
+    from ._validation import check_generator, check_int
+
+    check_generator(rng, "rng")
+    n = check_int(n, "n", 1)
+    size = check_int(size, "size", 1, n, why="a subset of range(n)")
+    return random_subsets([rng], n, size)[0]
+
+
+def random_subsets(rngs, n: int, size: int) -> np.ndarray:
+    """One :func:`random_subset` per generator in ``rngs``, shape ``(len(rngs), size)``: each
+    stream draws its own ``n`` uniforms; the selection is one batched ``argpartition``."""
+    if size == n:
+        return np.broadcast_to(np.arange(n), (len(rngs), n))
+    u = np.empty((len(rngs), n))
+    for j, g in enumerate(rngs):
+        g.random(out=u[j])
+    return np.sort(np.argpartition(u, size - 1, axis=1)[:, :size], axis=1)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from fedtheory.linalg import principal_angle_distance, random_orthonormal
-from fedtheory.random import as_generator, spawn_seeds
+from fedtheory.random import as_generator, random_subset, spawn_seeds
 from fedtheory.representation import make_model, population_objective, run_fedavg
 from fedtheory.representation.model import FedRepModel
 
@@ -31,7 +31,7 @@ def _fedavg_reference(model, m, eta, local_steps, selections, seed):
     rng = as_generator(ss_run)
     traj = []
     for sel in selections:
-        rng.choice(model.n, size=len(sel), replace=False)  # the draw of the selection itself
+        random_subset(rng, model.n, len(sel))  # the draw of the selection itself
         X, y = model.sample(rng, sel, m)
         Bs, ws = [], []
         for c in range(len(sel)):
@@ -82,7 +82,7 @@ def test_fedavg_one_round_hand_case():
     _, ss_init, ss_run, _ = spawn_seeds(0, 4)
     B0 = random_orthonormal(as_generator(ss_init), d, k)
     rng = as_generator(ss_run)
-    sel = rng.choice(n, size=1, replace=False)
+    sel = random_subset(rng, n, 1)
     X, y = model.sample(rng, sel, 1)
     x, yy = X[0, 0], y[0, 0]
     # w^0 = 0, so the residual is -y, the B-gradient is 0 and the w-gradient is -y B^T x
@@ -497,7 +497,7 @@ def test_run_fedrep_batch_loss_heads_and_objective_after_one_round():
         _, s_init, s_run, _ = spawn_seeds(2, 4)
         B = random_orthonormal(as_generator(s_init), 8, 2)
         rng = as_generator(s_run)
-        sel = rng.choice(6, size=6, replace=False)
+        sel = np.arange(6)  # r = 1: every client, nothing drawn
         X, y = model.sample(rng, sel, 5)
         B1, _, _, W, resid = _round_loop(B, X, y, 0.3, head_steps, 0.3, np.zeros((6, 2)))
         assert res.batch_loss.shape == (1,)
@@ -519,7 +519,7 @@ def test_run_fedrep_fixed_batches_with_gd_heads_warm_start_from_the_last_heads()
     X_all, y_all = model.sample(rng, np.arange(4), 8)
     W = np.zeros((4, 2))
     for _ in range(2):
-        sel = rng.choice(4, size=4, replace=False)
+        sel = np.arange(4)  # r = 1: every client, nothing drawn
         B, _, _, w, _ = _round_loop(B, X_all[sel], y_all[sel], 0.2, 1, 0.4, W[sel])
         W[sel] = w
     np.testing.assert_allclose(res.B, B, atol=1e-12)

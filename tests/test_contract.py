@@ -191,6 +191,8 @@ CASES: dict[str, Case] = {
                                    y=np.random.default_rng(1).standard_normal((3, 4)), ridge=1e-5)),
     "test_mse": Case(lambda: dict(model=_model(), theta_hat=_model().theta_star * 0.9, rng=_rng(), m_test=5,
                                   clients=None, noiseless=False)),
+    "test_mse_exact": Case(lambda: dict(model=_model(), theta_hat=_model().theta_star * 0.9, clients=None,
+                                        noiseless=False)),
     "fedrep_round": Case(lambda: dict(zip(("B", "X", "y"), _round_inputs()[1:4]), eta=0.1, w_init=None,
                                       head_steps=None, head_lr=0.5, orthonormalize_B=True),
                          valid={"head_steps": [2]}),

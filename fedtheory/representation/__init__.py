@@ -9,7 +9,9 @@ Paper: Collins, Hassani, Mokhtari and Shakkottai, ICML 2021.
 from .algorithms import (SAMPLERS, FedAvgResult, FedRepResult, RoundResult, default_eta, fedrep_round,
                          fedrep_round_reduced, fedrep_round_sharded, fedrep_round_stacked,
                          resolve_sampler, fit_heads, fit_local,
-                         mom_init, new_client_mse, run_altgd, run_fedavg, run_fedrep, test_mse)
+                         mom_init, new_client_mse, run_altgd, run_fedavg, run_fedrep, test_mse, test_mse_exact,
+                         EVALUATIONS)
+from .replicates import FedRepReplicates
 from .model import (DESIGNS, HEAD_NORMS, Diversity, FedRepModel, client_diversity, make_heads,
                     make_model, n_selected, noise_std)
 from .theory import (SAMPLE_COMPLEXITY_VARIANTS, fedavg_global_error, fedavg_minimiser,

@@ -29,12 +29,13 @@ from .._validation import (check_alloc, check_bool, check_choice, check_finite_r
                            check_int, check_iterations, check_matrix, check_real)
 from ..linalg import batched_solve, orthonormalize, principal_angle_distance, random_orthonormal
 from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
+from ..random import random_subsets as _subsets
 from .model import DESIGNS, HEAD_NORMS, SIGMA_MAX, FedRepModel, make_model, n_selected
 from .theory import population_objective
 
 __all__ = ["FedRepResult", "FedAvgResult", "RoundResult", "fedrep_round", "fedrep_round_reduced",
            "fedrep_round_stacked", "fedrep_round_sharded", "resolve_sampler", "SAMPLERS", "mom_init", "run_fedrep", "run_altgd", "run_fedavg",
-           "fit_heads", "fit_local", "test_mse", "new_client_mse", "default_eta"]
+           "fit_heads", "fit_local", "test_mse", "test_mse_exact", "EVALUATIONS", "new_client_mse", "default_eta"]
 
 
 # --------------------------------------------------------------------------- results
@@ -173,6 +174,11 @@ def fit_heads(A: np.ndarray, y: np.ndarray, ridge: float = 0.0) -> np.ndarray:
     A = check_matrix(A, "A", (None, None, None))
     y = check_matrix(y, "y", A.shape[:2])
     ridge = check_real(ridge, "ridge", 0)
+    return _fit_heads(A, y, ridge)
+
+
+def _fit_heads(A, y, ridge=0.0):
+    """:func:`fit_heads` without the input validation (the runs validate once, up front)."""
     G = np.matmul(np.swapaxes(A, -1, -2), A)
     if ridge > 0:
         G = G + ridge * np.eye(A.shape[-1])
@@ -231,19 +237,47 @@ def test_mse(model: FedRepModel, theta_hat: np.ndarray, rng: np.random.Generator
     return check_finite_result(float(np.mean((y - pred) ** 2)), "the test MSE", "theta_hat")
 
 
+def test_mse_exact(model: FedRepModel, theta_hat: np.ndarray, clients: np.ndarray | None = None,
+                   noiseless: bool = False) -> float:
+    """Expected squared prediction error of per-client linear predictors, in closed form.
+
+    For an isotropic design with unit variance (``E x x^T = I``: the Gaussian and Rademacher designs
+    of :mod:`.model`) and label noise of variance ``sigma^2`` independent of ``x``,
+    ``E (y_i - x^T theta_hat_i)^2 = ||theta_i* - theta_hat_i||^2 + sigma^2`` (FedRep, Collins et al.,
+    ICML 2021, eqs. (3), (5): the population risk of client i). Returns the mean over ``clients``
+    (default all): the limit of :func:`test_mse` as ``m_test -> infinity``, without sampling.
+    """
+    check_instance(model, "model", FedRepModel)
+    clients = np.arange(model.n) if clients is None else _check_clients(clients, model.n)
+    theta_hat = check_matrix(theta_hat, "theta_hat")
+    if theta_hat.shape != (clients.size, model.d):
+        raise ValueError(f"`theta_hat` must have one row of length d={model.d} per client in `clients` "
+                         f"({clients.size} clients): shape {(clients.size, model.d)}; got {theta_hat.shape}")
+    noiseless = check_bool(noiseless, "noiseless")
+    err = float(np.mean(np.sum((model.theta_star[clients] - theta_hat) ** 2, axis=1)))
+    return check_finite_result(err + (0.0 if noiseless else model.sigma ** 2), "the test MSE", "theta_hat")
+
+
+EVALUATIONS = ("exact", "sampled")
+
+
 def _eval_with_refit(model: FedRepModel, B: np.ndarray, m: int, m_test: int,
-                     rng: np.random.Generator) -> float:
-    """Every client fits its head on ``B`` from ``m`` fresh samples; test MSE on ``m_test``."""
+                     rng: np.random.Generator, evaluation: str = "exact") -> float:
+    """Every client fits its head on ``B`` from ``m`` fresh samples; the test MSE of the refitted
+    predictors in closed form (``"exact"``, :func:`test_mse_exact`) or on ``m_test`` fresh test
+    samples per client (``"sampled"``, :func:`test_mse`). ``m_test = 0`` skips the evaluation."""
     if m_test == 0:
         return math.nan
     clients = np.arange(model.n)
     X, y = model.sample(rng, clients, m)
     W = fit_heads(X @ B, y, ridge=1e-10 if m >= model.k else 1e-5)
+    if evaluation == "exact":
+        return test_mse_exact(model, W @ B.T)
     return test_mse(model, W @ B.T, rng, m_test)
 
 
 def _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches, *, init="random", m_init=None,
-                    head_steps=None, shards=1, sampler="full", local_steps=None):
+                    head_steps=None, shards=1, sampler="full", local_steps=None, evaluation="sampled"):
     """Refuse, before anything is drawn, a run whose arrays exceed the memory guard or whose loops
     would not finish; the messages name the sizes."""
     sizes = dict(d=d, k=k, n=n)
@@ -256,7 +290,9 @@ def _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches, *, init="r
         check_alloc(n_sel * m * d, "one round's batch (rn x m x d)", m=m, d=d, n=n)
     if not fresh_batches:
         check_alloc(n * m * d, "the fixed dataset (n x m x d)", n=n, m=m, d=d)
-    if m_test:
+    if m_test and evaluation == "exact":
+        check_alloc(n * m * d, "the evaluation (n x m x d refit samples)", n=n, m=m, d=d)
+    elif m_test:
         check_alloc(n * max(m, m_test) * d, "the evaluation (n x m x d training and n x m_test x d test samples)",
                     n=n, m=m, m_test=m_test, d=d)
     check_alloc(shards, "the shard streams", itemsize=400, shards=shards)
@@ -405,7 +441,7 @@ def _client_heads(A, y, head_steps=None, head_lr=0.5, w_init=None):
     with ``resid = A w - y``. ``A`` is (c, m, k), ``y`` (c, m)."""
     c, m, k = A.shape
     if head_steps is None:
-        w = fit_heads(A, y)
+        w = _fit_heads(A, y)
     else:
         w = np.zeros((c, k)) if w_init is None else np.array(w_init, dtype=float)
         for _ in range(head_steps):
@@ -414,13 +450,15 @@ def _client_heads(A, y, head_steps=None, head_lr=0.5, w_init=None):
 
 
 def _finish_round(B_bar, w, resid, orthonormalize_B: bool) -> RoundResult:
-    """Server step after averaging: QR with ``diag(R) >= 0`` (unique factor), or keep ``B_bar``."""
+    """Server step after averaging: QR with ``diag(R) >= 0`` (unique factor), or keep ``B_bar``.
+    ``B_bar`` may carry leading replicate axes (..., d, k)."""
     if orthonormalize_B:
         Q, R = np.linalg.qr(B_bar)
-        sg = np.sign(np.diag(R))
+        sg = np.sign(np.diagonal(R, axis1=-2, axis2=-1)).copy()
         sg[sg == 0] = 1.0
-        return RoundResult(Q * sg, B_bar, sg[:, None] * R, w, resid)
-    return RoundResult(B_bar, B_bar, np.eye(B_bar.shape[1]), w, resid)
+        return RoundResult(Q * sg[..., None, :], B_bar, sg[..., :, None] * R, w, resid)
+    return RoundResult(B_bar, B_bar, np.broadcast_to(np.eye(B_bar.shape[-1]), B_bar.shape[:-2] + (B_bar.shape[-1],) * 2),
+                       w, resid)
 
 
 def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head_lr=0.5,
@@ -429,12 +467,17 @@ def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head
 
     The representation gradient is one tall matmul ``Xf^T (r * w_rows)`` (w_i repeated over the
     client's m rows), so a round touches X only through two tall matmuls (``X [B|B*]`` upstream
-    and this one) besides drawing it.
+    and this one) besides drawing it. Every array may carry the same leading replicate axes
+    (``B`` (..., d, k), ``Xf`` (..., c m, d), ``A`` (..., c, m, k), ``y`` (..., c, m), ``w_init``
+    (..., c, k)); ``eta`` is a scalar or has the leading shape.
     """
-    c, m, k = A.shape
-    w, resid = _client_heads(A, y, head_steps, head_lr, w_init)
-    Rw = (resid[:, :, None] * w[:, None, :]).reshape(c * m, k)
-    B_bar = B - eta * (Xf.T @ Rw) / (c * m)  # (1/c) sum_i (1/m) X_i^T r_i w_i^T
+    *lead, c, m, k = A.shape
+    w, resid = _client_heads(A.reshape(-1, m, k), y.reshape(-1, m), head_steps, head_lr,
+                             None if w_init is None else np.reshape(w_init, (-1, k)))
+    w, resid = w.reshape(*lead, c, k), resid.reshape(*lead, c, m)
+    Rw = (resid[..., None] * w[..., None, :]).reshape(*lead, c * m, k)
+    # (1/c) sum_i (1/m) X_i^T r_i w_i^T
+    B_bar = B - np.asarray(eta)[..., None, None] * (np.swapaxes(Xf, -1, -2) @ Rw) / (c * m)
     check_finite_result(B_bar, "the round's averaged representation", "B", "eta", "head_lr")
     return _finish_round(B_bar, w, resid, orthonormalize_B)
 
@@ -595,25 +638,43 @@ def fedrep_round_reduced(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
 def _round_reduced(B, model, clients, m, eta, rng, *, w_init=None, head_steps=None, head_lr=0.5,
                    orthonormalize_B=True) -> RoundResult:
     """:func:`fedrep_round_reduced` without the input validation."""
-    c = clients.size
-    k = B.shape[1]
-    U, _ = np.linalg.qr(np.hstack([B, model.B_star]))  # d x 2k, orthonormal
-    a = rng.standard_normal((c, m, U.shape[1]))
-    UB = U.T @ B  # (2k, k)
-    Ut = model.theta_star[clients] @ U  # (c, 2k)
-    y = np.einsum("cmq,cq->cm", a, Ut)
-    if model.sigma > 0:
-        y = y + model.sigma * rng.standard_normal((c, m))
-    A = a @ UB
-    w, resid = _client_heads(A, y, head_steps, head_lr, w_init)
-    G_U = np.einsum("cmq,cm->cq", a, resid).T @ w / (c * m)  # U^T G, (2k, k)
-    S = (w * np.sum(resid ** 2, axis=1)[:, None]).T @ w / (c * m) ** 2
+    draws = _draw_reduced(rng, clients.size, m, B.shape[0], B.shape[1], model.sigma)
+    return _reduced_from_draws(B, model.B_star, model.theta_star[clients], model.sigma, *draws, eta,
+                               w_init=w_init, head_steps=head_steps, head_lr=head_lr,
+                               orthonormalize_B=orthonormalize_B)
+
+
+def _draw_reduced(rng, c, m, d, k, sigma):
+    """The normals of one reduced round, in stream order: ``a`` (c, m, 2k), the label noise (c, m)
+    when ``sigma > 0`` (else None) and ``N'`` (d, k)."""
+    a = rng.standard_normal((c, m, 2 * k))
+    noise = rng.standard_normal((c, m)) if sigma > 0 else None
+    return a, noise, rng.standard_normal((d, k))
+
+
+def _reduced_from_draws(B, B_star, theta, sigma, a, noise, Np, eta, *, w_init=None, head_steps=None,
+                        head_lr=0.5, orthonormalize_B=True) -> RoundResult:
+    """The reduced round given its normals (:func:`_draw_reduced`); every array may carry the same
+    leading replicate axes (``B``, ``B_star`` (..., d, k), ``theta`` (..., c, d) the selected
+    clients' ``B* w_i*``, ``a`` (..., c, m, 2k), ``noise`` (..., c, m), ``Np`` (..., d, k))."""
+    *lead, c, m, q = a.shape
+    k = B.shape[-1]
+    U, _ = np.linalg.qr(np.concatenate([B, B_star], axis=-1))  # d x 2k, orthonormal
+    Ut_ = np.swapaxes(U, -1, -2)
+    y = np.einsum("...cmq,...cq->...cm", a, theta @ U)
+    if sigma > 0:
+        y = y + sigma * noise
+    A = a @ (Ut_ @ B)[..., None, :, :]
+    w, resid = _client_heads(A.reshape(-1, m, k), y.reshape(-1, m), head_steps, head_lr,
+                             None if w_init is None else np.reshape(w_init, (-1, k)))
+    w, resid = w.reshape(*lead, c, k), resid.reshape(*lead, c, m)
+    G_U = np.swapaxes(np.einsum("...cmq,...cm->...cq", a, resid), -1, -2) @ w / (c * m)  # U^T G, (2k, k)
+    S = np.swapaxes(w * np.sum(resid ** 2, axis=-1)[..., None], -1, -2) @ w / (c * m) ** 2
     check_finite_result(S, "the round's gradient covariance", "B", "eta", "head_lr")
     ev, vec = np.linalg.eigh(S)
-    L = vec * np.sqrt(np.maximum(ev, 0.0))  # L L^T = S
-    Np = rng.standard_normal((B.shape[0], k))
-    G = U @ G_U + (Np - U @ (U.T @ Np)) @ L.T
-    B_bar = B - eta * G
+    L = vec * np.sqrt(np.maximum(ev, 0.0))[..., None, :]  # L L^T = S
+    G = U @ G_U + (Np - U @ (Ut_ @ Np)) @ np.swapaxes(L, -1, -2)
+    B_bar = B - np.asarray(eta)[..., None, None] * G
     check_finite_result(B_bar, "the round's averaged representation", "B", "eta", "head_lr")
     return _finish_round(B_bar, w, resid, orthonormalize_B)
 
@@ -624,7 +685,8 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                fresh_batches: bool = True, orthonormalize_B: bool = True,
                head_steps: int | None = None, head_lr: float = 0.5, m_init: int | None = None,
                m_test: int = 100, model: FedRepModel | None = None, sampler: str = "full",
-               shards: int = 1, workers: int = 1, seed: SeedLike = 0) -> FedRepResult:
+               shards: int = 1, workers: int = 1, evaluation: str = "exact", replicates: int | None = None,
+               seed: SeedLike = 0) -> FedRepResult:
     """Run FedRep for linear regression (Algorithm 2) exactly, vectorised over clients.
 
     FedRep, Collins et al., ICML 2021, Algorithm 2 and eq. (7); Theorem 1 is
@@ -661,9 +723,23 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     m_init : int, optional
         Samples per client for the method of moments (default ``m``).
     m_test : int
-        Test samples per client for ``eval_mse`` (0 to skip the evaluation).
+        Test samples per client for ``eval_mse`` with ``evaluation="sampled"``; 0 skips the
+        evaluation (``eval_mse`` NaN) whatever ``evaluation`` is.
     model : FedRepModel, optional
         Ground truth to use; by default one is drawn from ``seed``.
+    evaluation : {"exact", "sampled"}
+        ``eval_mse`` after every client re-fits its head on the final ``B`` from ``m`` fresh
+        samples: the refitted predictors' population risk in closed form (``"exact"``, default:
+        isotropic unit-variance designs, :func:`test_mse_exact`), or their MSE on ``m_test`` fresh
+        test samples per client (``"sampled"``, :func:`test_mse`).
+    replicates : int, optional
+        Run this many independent replicates in one vectorised pass and return a
+        :class:`~fedtheory.representation.replicates.FedRepReplicates` (arrays with a leading
+        replicate axis; ``res[j]`` is replicate j as a ``FedRepResult``). Replicate j is the run
+        with seed ``spawn_seeds(seed, replicates)[j]`` (its own ground truth unless ``model`` is
+        given): the same random draws as ``run_fedrep(..., seed=that child)``, so it is exact in law,
+        and the numbers do not depend on how the replicates are chunked for memory. Not with
+        ``shards > 1`` or ``workers > 1``.
     sampler : {"full", "reduced", "auto"}
         ``"full"`` draws every batch (bitwise reproducible, default); ``"reduced"`` draws each round
         from its exact law with ``O(c m k + d k)`` normals (:func:`fedrep_round_reduced`; isotropic
@@ -709,8 +785,22 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     check_choice(sampler, "sampler", SAMPLERS)
     shards = check_int(shards, "shards", 1, n_sel, why=f"at most one shard per selected client, rn={n_sel}")
     workers = check_int(workers, "workers", 1)
-    _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches,
-                    init=init, m_init=m_init, head_steps=head_steps, shards=shards, sampler=sampler)
+    check_choice(evaluation, "evaluation", EVALUATIONS)
+    _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches, init=init, m_init=m_init,
+                    head_steps=head_steps, shards=shards, sampler=sampler, evaluation=evaluation)
+    if replicates is not None:
+        replicates = check_int(replicates, "replicates", 1)
+        for name, val in (("shards", shards), ("workers", workers)):
+            if val != 1:
+                raise ValueError(f"`replicates` cannot be combined with `{name}`={val}: replicate batches run "
+                                 f"in one process with one stream per replicate; use {name}=1")
+        from .replicates import _run_replicates
+
+        return _run_replicates(replicates, d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds, eta=eta,
+                               sigma=sigma, head_norm=head_norm, design=design, init=init,
+                               fresh_batches=fresh_batches, orthonormalize_B=orthonormalize_B,
+                               head_steps=head_steps, head_lr=head_lr, m_init=m_init, m_test=m_test,
+                               model=model, sampler=sampler, evaluation=evaluation, seed=seed)
     ss_model, ss_init, ss_run, ss_eval = spawn_seeds(seed, 4)
     if model is None:
         model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design,
@@ -738,7 +828,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     dist[0] = principal_angle_distance(B, model.B_star)
     obj[0] = population_objective(B, W, model.B_star, model.W_star, model.sigma)
     for t in range(rounds):
-        sel = rng.choice(n, size=n_sel, replace=False)
+        sel = _subsets([rng], n, n_sel)[0]
         if sampler == "reduced":
             rnd = _round_reduced(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
                                  head_lr=head_lr, orthonormalize_B=orthonormalize_B)
@@ -761,13 +851,14 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
         if not (math.isfinite(batch_loss[t]) and math.isfinite(obj[t + 1])):
             raise ValueError(f"the run overflowed float64 at round {t + 1} (diverged): the step `eta`={eta:g} "
                              f"or `head_lr`={head_lr:g} is too large for this problem (noise `sigma`={model.sigma:g})")
-    eval_mse = _eval_with_refit(model, B, m, m_test, as_generator(ss_eval))
+    eval_mse = _eval_with_refit(model, B, m, m_test, as_generator(ss_eval), evaluation)
     params = dict(algorithm="FedRep" if head_steps is None else f"{head_steps}GD-GD",
                   d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds, eta=eta, sigma=sigma,
                   head_norm=model.head_norm, design=model.design, init=init,
                   fresh_batches=fresh_batches, orthonormalize_B=orthonormalize_B,
                   head_steps=head_steps, head_lr=head_lr if head_steps else None,
-                  m_init=m_init, m_test=m_test, sampler=sampler, shards=shards, seed=seed_repr(seed))
+                  m_init=m_init, m_test=m_test, evaluation=evaluation, sampler=sampler, shards=shards,
+                  seed=seed_repr(seed))
     return FedRepResult(dist=dist, objective=obj, batch_loss=batch_loss, B=B, W=W, B0=B0,
                         eval_mse=eval_mse, eta=eta, params=params, model=model)
 
@@ -829,7 +920,7 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
 
     dist[0], obj[0] = principal_angle_distance(B, model.B_star), objective4(B, w)
     for t in range(rounds):
-        sel = rng.choice(n, size=n_sel, replace=False)
+        sel = _subsets([rng], n, n_sel)[0]
         if selection_log is not None:
             selection_log.append(sel)
         X, y = model.sample(rng, sel, m) if fresh_batches else (X_all[sel], y_all[sel])

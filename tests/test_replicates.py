@@ -1,0 +1,163 @@
+"""Replicate-batched FedRep runs (``run_fedrep(..., replicates=R)``) and the exact evaluation.
+
+Referees: single runs (replicate j must draw the same numbers as the single run with seed
+``spawn_seeds(seed, R)[j]``, so the comparison is exact), independent single runs at other seeds
+(two-sample KS and z-tests: equality in law), and Monte Carlo test sampling for the closed-form
+evaluation.
+
+False-alarm rate of the statistical tests here: each test makes its decisions at a family level of
+1e-4 (Bonferroni over the rounds and statistics it tests), so a correct implementation fails a run
+of this file with probability below 3e-4; the seeds are fixed, so a run either always passes or
+always fails.
+"""
+import numpy as np
+import pytest
+from scipy import stats
+
+from fedtheory.random import as_generator, random_subset, random_subsets, spawn_seeds
+from fedtheory.representation import make_model, run_fedrep
+from fedtheory.representation import test_mse as sampled_mse
+from fedtheory.representation import test_mse_exact as exact_mse
+from fedtheory.representation import replicates as rep_mod
+
+SMALL = dict(d=12, k=2, n=20, m=6, rounds=15, m_test=8)
+OPTIONS = [
+    dict(r=0.3),
+    dict(r=0.3, sigma=0.3),
+    dict(r=1.0, sigma=0.2, sampler="reduced"),
+    dict(r=0.5, sampler="reduced", head_steps=2),
+    dict(r=0.5, init="random", fresh_batches=False),
+    dict(r=0.25, head_steps=1, head_lr=0.3, sigma=0.1),
+    dict(r=0.5, design="rademacher"),
+    dict(r=0.4, orthonormalize_B=False, eta=0.02),
+    dict(r=0.5, evaluation="sampled"),
+]
+FIELDS = ("dist", "objective", "batch_loss", "B", "W", "B0")
+
+
+@pytest.mark.parametrize("opts", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_replicate_j_is_the_single_run_with_the_jth_child_seed(opts):
+    R = 3
+    res = run_fedrep(**SMALL, **opts, replicates=R, seed=11)
+    assert len(res) == R and res.dist.shape == (R, SMALL["rounds"] + 1) and res.W.shape == (R, 20, 2)
+    for j, child in enumerate(spawn_seeds(11, R)):
+        one = run_fedrep(**SMALL, **opts, seed=child)
+        got = res[j]
+        for f in FIELDS:
+            np.testing.assert_array_equal(getattr(got, f), getattr(one, f), err_msg=f)
+        assert got.eval_mse == one.eval_mse and got.eta == one.eta
+        assert got.model.theta_star.tobytes() == one.model.theta_star.tobytes()
+
+
+def test_replicates_share_a_given_model():
+    model = make_model(12, 2, 20, sigma=0.1, seed=4)
+    res = run_fedrep(**SMALL, r=0.5, model=model, replicates=3, seed=2)
+    assert all(mod is model for mod in res.models)
+    one = run_fedrep(**SMALL, r=0.5, model=model, seed=spawn_seeds(2, 3)[1])
+    np.testing.assert_array_equal(res[1].dist, one.dist)
+
+
+@pytest.mark.parametrize("opts", [dict(r=0.3), dict(r=0.5, sampler="reduced"), dict(r=0.5, fresh_batches=False)])
+def test_numbers_do_not_depend_on_the_memory_chunks(monkeypatch, opts):
+    whole = run_fedrep(**SMALL, **opts, replicates=5, seed=3)
+    assert whole.params["chunk"] == 5
+    monkeypatch.setattr(rep_mod, "CHUNK_BYTES", 1)  # one replicate per chunk
+    split = run_fedrep(**SMALL, **opts, replicates=5, seed=3)
+    assert split.params["chunk"] == 1
+    for f in FIELDS + ("eval_mse",):
+        np.testing.assert_array_equal(getattr(split, f), getattr(whole, f), err_msg=f)
+
+
+def test_bitwise_reproducible_and_seed_dependent():
+    a = run_fedrep(**SMALL, r=0.3, replicates=4, seed=5)
+    b = run_fedrep(**SMALL, r=0.3, replicates=4, seed=5)
+    c = run_fedrep(**SMALL, r=0.3, replicates=4, seed=6)
+    assert a.dist.tobytes() == b.dist.tobytes()
+    assert not np.array_equal(a.dist, c.dist)
+    # the first replicates of a larger batch are the same runs
+    np.testing.assert_array_equal(run_fedrep(**SMALL, r=0.3, replicates=6, seed=5).dist[:4], a.dist)
+
+
+def test_equal_in_law_to_independent_single_runs():
+    """KS and z-tests at rounds 1, 5 and 15 between 150 replicates and 150 independent single runs
+    (other seeds): dist(B^t, B*) and the batch loss. Bonferroni over 3 rounds x 2 statistics x 2
+    tests at family level 1e-4."""
+    kw = dict(SMALL, r=0.3, sigma=0.2, m_test=0)
+    R = 150
+    batch = run_fedrep(**kw, replicates=R, seed=100)
+    single = [run_fedrep(**kw, seed=s) for s in spawn_seeds(200, R)]
+    level = 1e-4 / 12
+    for t in (1, 5, 15):
+        for name, a, b in (("dist", batch.dist[:, t], np.array([s.dist[t] for s in single])),
+                           ("batch_loss", batch.batch_loss[:, t - 1], np.array([s.batch_loss[t - 1] for s in single]))):
+            assert stats.ks_2samp(a, b).pvalue > level, (name, t)
+            z = (a.mean() - b.mean()) / np.sqrt(a.var(ddof=1) / R + b.var(ddof=1) / R)
+            assert 2 * stats.norm.sf(abs(z)) > level, (name, t, z)
+
+
+def test_random_subset_is_uniform_and_matches_the_batched_form():
+    """Exact chi-square over all C(5, 2) = 10 subsets from 20,000 draws (level 1e-4), and one
+    stream gives the same subset alone or inside a stack."""
+    gens = [as_generator(s) for s in spawn_seeds(9, 3)]
+    twins = [as_generator(s) for s in spawn_seeds(9, 3)]
+    stacked = random_subsets(gens, 50, 7)
+    for j in range(3):
+        np.testing.assert_array_equal(stacked[j], random_subset(twins[j], 50, 7))
+    rng = as_generator(1)
+    counts = {}
+    for _ in range(20_000):
+        key = tuple(random_subset(rng, 5, 2))
+        counts[key] = counts.get(key, 0) + 1
+    assert len(counts) == 10 and all(a < b for a, b in counts)
+    assert stats.chisquare(list(counts.values())).pvalue > 1e-4
+    np.testing.assert_array_equal(random_subset(rng, 4, 4), np.arange(4))
+    with pytest.raises(ValueError, match="`size`"):
+        random_subset(rng, 4, 5)
+
+
+def test_exact_evaluation_agrees_with_test_sampling():
+    """test_mse_exact against 400 independent test_mse draws (z-test at 1e-4), for both designs."""
+    for design in ("gaussian", "rademacher"):
+        model = make_model(10, 2, 8, sigma=0.4, design=design, seed=1)
+        theta_hat = model.theta_star + 0.3 * as_generator(2).standard_normal(model.theta_star.shape)
+        exact = exact_mse(model, theta_hat)
+        draws = np.array([sampled_mse(model, theta_hat, as_generator(s), 20) for s in spawn_seeds(3, 400)])
+        z = (draws.mean() - exact) / (draws.std(ddof=1) / np.sqrt(draws.size))
+        assert abs(z) < stats.norm.isf(0.5e-4), (design, z)
+        assert exact == pytest.approx(np.mean(np.sum((model.theta_star - theta_hat) ** 2, 1)) + 0.16)
+        assert exact_mse(model, theta_hat, noiseless=True) == pytest.approx(exact - 0.16)
+
+
+def test_run_evaluations_agree_in_expectation():
+    """The run's exact and sampled eval_mse share the refit draws; 200 seeds, z-test at 1e-4."""
+    kw = dict(d=10, k=2, n=10, m=6, r=1.0, rounds=5, sigma=0.3, m_test=10)
+    ex = run_fedrep(**kw, replicates=200, seed=8).eval_mse
+    sa = run_fedrep(**kw, replicates=200, seed=8, evaluation="sampled").eval_mse
+    diff = sa - ex
+    z = diff.mean() / (diff.std(ddof=1) / np.sqrt(diff.size))
+    assert abs(z) < stats.norm.isf(0.5e-4), z
+    assert np.all(np.isfinite(ex)) and np.all(ex >= 0.09)  # at least sigma^2
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    (dict(replicates=0), ValueError, "`replicates`"),
+    (dict(replicates=2.5), TypeError, "`replicates`"),
+    (dict(replicates=True), TypeError, "`replicates`"),
+    (dict(replicates=2, shards=2), ValueError, "`replicates`.*`shards`"),
+    (dict(replicates=2, workers=2), ValueError, "`replicates`.*`workers`"),
+    (dict(replicates=10 ** 9), ValueError, "`replicates`=1000000000"),
+    (dict(evaluation="mc"), ValueError, "`evaluation`"),
+])
+def test_bad_replicate_input(bad, exc, match):
+    with pytest.raises(exc, match=match):
+        run_fedrep(**SMALL, r=0.5, **bad)
+
+
+def test_replicate_result_indexing_and_summary():
+    res = run_fedrep(**SMALL, r=0.5, replicates=3, seed=1)
+    assert res[-1].params["replicate"] == 2 and res[0].params["seed"] == {
+        "entropy": 1, "spawn_key": [0]}
+    with pytest.raises(IndexError):
+        res[3]
+    assert [r.dist[-1] for r in res] == list(res.dist[:, -1])
+    assert "3 replicates" in res.summary() and res.E0.shape == (3,)
