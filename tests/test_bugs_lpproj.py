@@ -610,3 +610,103 @@ def test_theory_messages_start_with_their_subject():
             expected_fairness_V("pfedme", 1.0, N=4, Sigma_w=np.array([[1e200]]))
         with pytest.raises(ValueError, match=r"^the sign-flip moments overflows float64.*`w`, `tau`=1\.5, "):
             signflip_moments(np.array([1e200]), 1.5, 1.0, 1.0, 1)
+
+
+# --------------------------------------------------------------------------- algorithms.py: messages and edges
+def _small_stack(N=3, d=2):
+    G = np.broadcast_to(np.diag([2.0, 1.0])[:d, :d], (N, d, d)).copy()
+    h = np.arange(N * d, dtype=float).reshape(N, d) / 4
+    return G, h, np.eye(d)[:1]
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: attack_messages(np.random.default_rng(0), "gaussian", np.zeros((2, 3)), -1.0), "tau"),
+    (lambda: closed_form_models("pfedme", np.full((3, 2), np.nan), 1.0, 1.0), "w_hat"),
+    (lambda: closed_form_models("lp-proj-2", np.zeros((3, 2)), 1.0, 1.0), "P"),
+    (lambda: benign_losses(np.zeros((3, 2)), np.zeros((3, 2)), 0.0, 0.5), "b"),
+    (lambda: benign_losses(np.zeros((3, 2)), np.zeros((3, 2)), 1.0, -0.5), "sigma"),
+    (lambda: benign_losses(np.zeros((3, 2)), np.zeros((3, 2)), 1.0, 0.5, N_a=3), "N_a"),
+    (lambda: mc_test_loss("pfedme", make_problem(N=3, d=2, d_sub=1, n=5), 1.0, n_samples=1, sampler="reduced"),
+     "n_samples"),
+    (lambda: mc_test_loss("pfedme", make_problem(N=3, d=2, d_sub=1, n=5), 1.0, n_samples=10, chunk=0), "chunk"),
+    (lambda: exact_loss("pfedme", -1.0, make_problem(N=3, d=2, d_sub=1, n=5)), "lam"),
+    (lambda: lpproj2_general_solution(*_small_stack()[:1], np.zeros((3, 3)), np.eye(2)[:1], 1.0), "h"),
+    (lambda: lpproj2_general_solution(*_small_stack()[:2], np.eye(3)[:1], 1.0), "P"),
+    (lambda: admm_l1_inner(np.full((3, 2, 2), np.nan), *_small_stack()[1:], np.zeros((3, 1)), 1.0), "G"),
+    (lambda: admm_l1_inner(_small_stack()[0], np.zeros((3, 3)), np.eye(2)[:1], np.zeros((3, 1)), 1.0), "h"),
+    (lambda: admm_l1_inner(*_small_stack()[:2], np.eye(3)[:1], np.zeros((3, 1)), 1.0), "P"),
+    (lambda: admm_l1_inner(*_small_stack(), np.zeros((3, 1)), 1.0, rho=0.0), "rho"),
+    (lambda: admm_l1_inner(*_small_stack(), np.zeros((3, 1)), 1.0, nu=-1.0), "nu"),
+    (lambda: admm_l1_inner(*_small_stack(), np.zeros((3, 1)), 1.0, max_iter=0), "max_iter"),
+    (lambda: run_algorithm1(make_problem(N=3, d=2, d_sub=1, n=5), 1.0, eta=0.0), "eta"),
+])
+def test_algorithms_errors_name_the_parameter(call, name):
+    with pytest.raises(ValueError, match=f"^`{name}` "):
+        call()
+
+
+def test_algorithms_messages_start_with_their_subject():
+    """Anchored messages of the size guards and overflow checks, naming the inputs with their values."""
+    prob = make_problem(N=5, d=4, d_sub=2, n=10, b=2.0, seed=9)
+    with pytest.raises(ValueError, match=r"N=5 clients in `problem`\)"):
+        exact_loss("pfedme", 1.0, prob, attack="gaussian", N_a=5, tau=1.0)
+    with pytest.raises(ValueError, match=r"N=3 clients in `w_hat`\)"):
+        closed_form_models("pfedme", np.zeros((3, 2)), 1.0, 1.0, attack="gaussian", N_a=3, tau=1.0)
+    with pytest.raises(ValueError, match="^the per-block random streams of the Monte Carlo would need"):
+        mc_test_loss("pfedme", prob, 1.0, n_samples=10 ** 18)
+    wide = LinearFLProblem(W=np.zeros((1000, 200)), n=10, b=1.0, sigma=1.0, P=np.eye(200)[:1])
+    with pytest.raises(ValueError, match=r"^one block of replications .*`n_samples`=20000, `N`=1000, `d`=200$"):
+        mc_test_loss("pfedme", wide, 1.0)
+    tall = LinearFLProblem(W=np.zeros((2, 1)), n=10 ** 9, b=1.0, sigma=1.0, P=np.eye(1))
+    with pytest.raises(ValueError, match=r"^the designs \(N x n x d\) would need .*`N`=2, `n`=1000000000, `d`=1$"):
+        run_algorithm1(tall, 1.0)
+    with pytest.raises(ValueError, match=r"^Algorithm 1 \(T rounds of R local steps\) would run"):
+        run_algorithm1(prob, 1.0, T=10 ** 6, R=10 ** 6)
+    with pytest.raises(ValueError, match="^the ADMM iterations would run"):
+        admm_l1_inner(*_small_stack(), np.zeros((3, 1)), 1.0, max_iter=10 ** 12)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the replicated overflow is reported as one ValueError, no RuntimeWarning
+        with pytest.raises(ValueError, match=r"^the replicated losses overflow float64; inputs too large in "
+                                             r"magnitude: `lam`=0\.6, `tau`=1e\+308, `problem`="):
+            # tau * N(0, 1) itself overflows for |N(0, 1)| > 1.8 (a float64 overflow warning inside the sampler)
+            mc_test_loss("lp-proj-2", prob, 0.6, attack="gaussian", N_a=2, tau=1e308, n_samples=50, sampler="reduced")
+    N, d = 3, 2
+    with np.errstate(all="ignore"):
+        with pytest.raises(ValueError, match=r"^the test loss overflows float64"):
+            exact_loss("pfedme", 1e300, prob)
+        with pytest.raises(ValueError, match=r"^the lp-proj-2 solution overflows float64.*: `G`, `h`, `P`, `lam`="):
+            lpproj2_general_solution(np.broadcast_to(1e-300 * np.eye(d), (N, d, d)), 1e10 * np.ones((N, d)),
+                                     np.eye(d)[:1], 0.0)
+        with pytest.raises(ValueError, match=r"^the ADMM solution overflows float64.*: `G`, `h`, `P`, `w`, `lam`="):
+            admm_l1_inner(np.broadcast_to(1e-10 * np.eye(d), (N, d, d)), 1e300 * np.ones((N, d)), np.eye(d)[:1],
+                          np.zeros((N, 1)), 1.0, max_iter=2)
+        with pytest.raises(ValueError, match=r"^the personalised models overflows float64.*: `w_hat`, `P`, `lam`="):
+            closed_form_models("pfedme", np.full((3, 2), 1e308), 1.0, 2.0)
+        with pytest.raises(ValueError, match=r"^the benign losses overflows float64.*: `x`, `W`, `b`=3\.0, "
+                                             r"`sigma`=0\.5$"):
+            benign_losses(np.full((3, 2), 1e200), np.zeros((3, 2)), 3.0, 0.5)
+
+
+def test_closed_form_pfedme_needs_no_P_and_is_the_prox_point():
+    """pfedme/ditto without P: x_k minimises (b/2)||x - w_hat_k||^2 + (lam/2)||x - m||^2, m = mean_k w_hat_k,
+    i.e. the gradient b (x_k - w_hat_k) + lam (x_k - m) vanishes."""
+    wh = np.random.default_rng(3).standard_normal((4, 3))
+    b, lam = 1.5, 0.7
+    x = closed_form_models("pfedme", wh, lam, b)
+    m = wh.mean(axis=0)
+    np.testing.assert_allclose(b * (x - wh) + lam * (x - m), 0.0, atol=1e-13)
+
+
+def test_admm_stops_at_an_exact_fixed_point_and_uses_rho():
+    """min_x x^2/2 + |0 - x| has x = 0; ADMM started at x = z = u = 0 is already there: both residuals are exactly
+    0 after one iteration, so it stops even with nu = 0. A given rho changes the path, not the solution."""
+    one = np.ones((1, 1, 1))
+    x, it = admm_l1_inner(one, np.zeros((1, 1)), np.eye(1), np.zeros((1, 1)), 1.0, nu=0.0)
+    assert it == 1 and x[0, 0] == 0.0
+    G, h, P = _small_stack()
+    w = np.array([[0.3], [-0.1], [2.0]])
+    x1, it1 = admm_l1_inner(G, h, P, w, 0.5, nu=1e-20)
+    x2, it2 = admm_l1_inner(G, h, P, w, 0.5, rho=5.0, nu=1e-20)
+    np.testing.assert_allclose(x1, x2, atol=1e-8)
+    assert it1 != it2
