@@ -1,6 +1,11 @@
 """FedRep round benchmark: the library's exact path against a per-client reference loop, the
 measured roofline, two threaded workers and the reduced sampler.
 
+``full`` is one round as ``run_fedrep`` runs it (PCG64 stream, the batch drawn into a buffer the run
+reuses); ``full_fresh_arrays`` is the public one-round call ``fedrep_round_stacked``, which allocates
+its batch. The roofline is the tight lower bound: SFC64 (the fastest numpy generator here) into a
+preallocated buffer plus the two tall matmuls into preallocated outputs, at one BLAS thread.
+
 Sizes (d, k, n, m, r): S1 = (20, 2, 100, 10, 1), S2 = (100, 5, 1000, 20, 0.1),
 S3 = (100, 5, 10000, 20, 1), S4 = (500, 10, 1000, 50, 1). Every variant except the 2-worker one
 runs with BLAS pinned to one thread ("single-thread"). Timings of all variants are interleaved
@@ -17,7 +22,7 @@ import numpy as np
 from fedtheory.linalg import blas_single_thread, random_orthonormal
 from fedtheory.representation import (fedrep_round_reduced, fedrep_round_sharded, fedrep_round_stacked,
                                       make_model)
-from fedtheory.representation.algorithms import PARALLEL_MIN_NORMALS
+from fedtheory.representation.algorithms import PARALLEL_MIN_NORMALS, _round_stacked
 
 SIZES = {"S1": (20, 2, 100, 10, 1.0), "S2": (100, 5, 1000, 20, 0.1), "S3": (100, 5, 10000, 20, 1.0),
          "S4": (500, 10, 1000, 50, 1.0)}
@@ -28,7 +33,6 @@ TARGETS = {"full_over_roofline": 1.3, "reference_over_full": 3.0, "single_over_2
 
 def reference_loop(B, model, clients, m, eta, rng):
     """One client at a time with the reference algebra (a d x d X_i^T X_i per client)."""
-    k = B.shape[1]
     G = np.zeros_like(B)
     for i in clients:
         X = rng.standard_normal((m, model.d))
@@ -40,11 +44,14 @@ def reference_loop(B, model, clients, m, eta, rng):
     return np.linalg.qr(B - eta * G / clients.size)[0]
 
 
-def roofline(B, model, c, m, rng, R):
-    """The unavoidable work of a round: fill c m d normals, X [B | B*] and X^T R (R contiguous, c m x k)."""
-    X = rng.standard_normal((c * m, model.d))
-    X @ np.hstack([B, model.B_star])
-    return X.T @ R
+def roofline(BB, gen, X, P, R, G):
+    """The unavoidable work of a round, as tight as this machine allows: fill the c m x d batch with
+    normals from the fastest generator measured (SFC64) into a preallocated buffer ``X``, then the
+    two tall matmuls ``X [B | B*]`` and ``X^T R`` into preallocated outputs ``P`` and ``G``."""
+    gen.standard_normal(out=X)
+    np.matmul(X, BB, out=P)
+    np.matmul(X.T, R, out=G)
+    return G
 
 
 def bench_size(name, repeats=5, with_reference=True):
@@ -56,6 +63,12 @@ def bench_size(name, repeats=5, with_reference=True):
     sel = np.arange(c)
     g2 = [np.random.default_rng(1), np.random.default_rng(2)]
     R = np.ones((c * m, k))
+    BB = np.hstack([B, model.B_star])
+    X = np.empty((c * m, d))
+    P = np.empty((c * m, 2 * k))
+    G = np.empty((d, k))
+    sfc = np.random.Generator(np.random.SFC64(0))
+    buf = np.empty((c * m, d))
 
     def single(f):
         def run():
@@ -64,8 +77,9 @@ def bench_size(name, repeats=5, with_reference=True):
         return run
 
     variants = {
-        "roofline": single(lambda: roofline(B, model, c, m, rng, R)),
-        "full": single(lambda: fedrep_round_stacked(B, model, sel, m, 0.1, rng)),
+        "roofline": single(lambda: roofline(BB, sfc, X, P, R, G)),
+        "full": single(lambda: _round_stacked(B, model, sel, m, 0.1, rng, buf)),
+        "full_fresh_arrays": single(lambda: fedrep_round_stacked(B, model, sel, m, 0.1, rng)),
         "full_2workers": lambda: fedrep_round_sharded(B, model, sel, m, 0.1, g2, workers=2),
         "reduced": single(lambda: fedrep_round_reduced(B, model, sel, m, 0.1, rng)),
     }

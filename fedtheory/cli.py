@@ -374,11 +374,14 @@ def _bench(args) -> int:
     import json
 
     from fedtheory_benchmarks import fedrep_round as fb
+    from fedtheory_benchmarks import whole_call as wc
 
     from .provenance import provenance
 
     result = fb.run(quick=args.quick)
     print(fb.table(result))
+    result["whole_call"] = wc.run(quick=args.quick)
+    print(wc.table(result["whole_call"]))
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"provenance": provenance(mode="quick" if args.quick else "full"), **result}, fh, indent=1)
@@ -516,7 +519,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "display is available)")
     ex.set_defaults(func=_explore)
 
-    bn = add("bench", "benchmarks: FedRep round variants and the Monte Carlo kernel")
+    bn = add("bench", "benchmarks: FedRep round variants, whole calls (replicates, end to end, mom_init, memory) "
+                         "and the Monte Carlo kernel")
     bn.add_argument("--quick", action="store_true", help="S1, S2 and a short Monte Carlo only (default: all sizes)")
     bn.add_argument("--json", metavar="PATH", help="write the results as JSON (default: no JSON file)")
     bn.set_defaults(func=_bench)

@@ -47,8 +47,8 @@ def eq6_forgotten_half(mp):  # the Monte Carlo loss (y - w^T B^T x)^2 without th
 def fedavg_with_personal_heads(mp):  # "FedAvg" that keeps a personal head per client (FedRep in disguise)
     from fedtheory.representation import run_fedrep
 
-    def fake(*, d, k, n, m, r, rounds, eta, m_test, seed):
-        return run_fedrep(d, k, n, m, r, 20, eta=eta, m_test=m_test, seed=seed)
+    def fake(*, d, k, n, m, r, rounds, eta, m_test, seed, replicates=None):
+        return run_fedrep(d, k, n, m, r, 20, eta=eta, m_test=m_test, replicates=replicates, seed=seed)
     mp.setattr(f"{M}.sec2_problem.run_fedavg", fake)
 
 

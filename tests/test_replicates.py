@@ -161,3 +161,20 @@ def test_replicate_result_indexing_and_summary():
         res[3]
     assert [r.dist[-1] for r in res] == list(res.dist[:, -1])
     assert "3 replicates" in res.summary() and res.E0.shape == (3,)
+
+
+@pytest.mark.parametrize("opts", [dict(r=0.3), dict(r=1.0, local_steps=3, sigma=0.2), dict(r=0.5, fresh_batches=False),
+                                  dict(r=0.5, evaluation="sampled")])
+def test_fedavg_replicate_j_is_the_single_run_with_the_jth_child_seed(opts):
+    from fedtheory.representation import run_fedavg
+
+    kw = dict(d=10, k=2, n=20, m=5, rounds=12, m_test=5, eta=0.1)
+    res = run_fedavg(**kw, **opts, replicates=3, seed=4)
+    for j, child in enumerate(spawn_seeds(4, 3)):
+        one = run_fedavg(**kw, **opts, seed=child)
+        for f in ("dist", "objective", "B", "w"):
+            np.testing.assert_array_equal(getattr(res[j], f), getattr(one, f), err_msg=f)
+        assert res[j].eval_mse == one.eval_mse
+    with pytest.raises(ValueError, match="`replicates`.*`selection_log`"):
+        run_fedavg(**kw, r=0.5, replicates=2, selection_log=[])
+    assert "3 replicates" in res.summary() and len(list(res)) == 3

@@ -73,22 +73,20 @@ def se_sample_size(n: int, se: float, gap: float, level: float, power: float = 0
 
 
 # ----------------------------------------------------------------------------- Theorem 1 helpers
-def _contraction_runs(model, m, r, rounds, seeds, sigma_min, *, stop_at_first=False):
-    """Exact noiseless FedRep runs (MoM init, QR, eta = 1/(4k)) at batch size ``m``; per run,
-    whether (10) holds at every round t <= rounds. Returns (violations, runs, max ratio, E0s)."""
+def _contraction_runs(model, m, r, rounds, seed, runs, sigma_min, *, stop_at_first=False):
+    """``runs`` exact noiseless FedRep runs (MoM init, QR, eta = 1/(4k)) at batch size ``m``, as one
+    replicate batch (run j has seed ``spawn_seeds(seed, runs)[j]``); per run, whether (10) holds at
+    every round t <= rounds. With ``stop_at_first`` only the runs up to the first violation count.
+    Returns (violations, runs counted, max ratio, E0s)."""
     T = np.arange(rounds + 1)
-    viol, done, worst, e0s = 0, 0, 0.0, []
-    for ss in seeds:
-        res = run_fedrep(model.d, model.k, model.n, m, r, rounds, model=model, m_test=0, seed=ss)
-        bound = theorem1_bound(T, res.dist[0], res.eta, res.E0, sigma_min)
-        done += 1
-        e0s.append(float(res.E0))
-        worst = max(worst, float(np.max(res.dist[1:] / np.maximum(bound[1:], 1e-300))))
-        if not np.all(res.dist <= bound * (1 + 1e-9) + 1e-15):
-            viol += 1
-            if stop_at_first:
-                break
-    return viol, done, worst, e0s
+    res = run_fedrep(model.d, model.k, model.n, m, r, rounds, model=model, m_test=0, replicates=runs, seed=seed)
+    bound = theorem1_bound(T[None, :], res.dist[:, :1], res.eta[:, None], res.E0[:, None], sigma_min)
+    broken = ~np.all(res.dist <= bound * (1 + 1e-9) + 1e-15, axis=1)
+    done = runs
+    if stop_at_first and broken.any():
+        done = int(np.argmax(broken)) + 1
+    ratio = np.max(res.dist[:done, 1:] / np.maximum(bound[:done, 1:], 1e-300), axis=1)
+    return int(broken[:done].sum()), done, float(ratio.max()), [float(e) for e in res.E0[:done]]
 
 
 def _sweeps_needed(se: float, gap: float, level: float, df0: int = 2, points: int = 4, power: float = 0.8,

@@ -166,7 +166,7 @@ def _thm1_contraction(full: bool, seed):
     # calibration: ascending, each grid m until its first violating run
     cal, m_cal = {}, None
     for m, s in zip(grid, cal_seeds):
-        v, done, worst, _ = _contraction_runs(model, m, p["r"], p["rounds"], spawn_seeds(s, n_cal), dv.sigma_min,
+        v, done, worst, _ = _contraction_runs(model, m, p["r"], p["rounds"], s, n_cal, dv.sigma_min,
                                               stop_at_first=True)
         cal[str(m)] = {"violations": v, "runs": done, "max_ratio": worst}
         if v == 0:
@@ -194,7 +194,7 @@ def _thm1_contraction(full: bool, seed):
     for m, s in zip(grid, chk_seeds):
         if m < m_0:
             continue
-        v, done, worst, e0s = _contraction_runs(model, m, p["r"], p["rounds"], spawn_seeds(s, n_chk), dv.sigma_min)
+        v, done, worst, e0s = _contraction_runs(model, m, p["r"], p["rounds"], s, n_chk, dv.sigma_min)
         vd = binomial_verdict(v, done, p_allowed, what=f"m={m}", level=level)
         verdicts.append(vd)
         rows[str(m)] = {"violations": v, "runs": done, "ci": vd["observed"]["ci"], "max_ratio": worst,

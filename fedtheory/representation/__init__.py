@@ -11,7 +11,7 @@ from .algorithms import (SAMPLERS, FedAvgResult, FedRepResult, RoundResult, defa
                          resolve_sampler, fit_heads, fit_local,
                          mom_init, new_client_mse, run_altgd, run_fedavg, run_fedrep, test_mse, test_mse_exact,
                          EVALUATIONS)
-from .replicates import FedRepReplicates
+from .replicates import FedAvgReplicates, FedRepReplicates
 from .model import (DESIGNS, HEAD_NORMS, Diversity, FedRepModel, client_diversity, make_heads,
                     make_model, n_selected, noise_std)
 from .theory import (SAMPLE_COMPLEXITY_VARIANTS, fedavg_global_error, fedavg_minimiser,

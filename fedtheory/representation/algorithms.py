@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from .._validation import guard_module as _guard_module
 from .._validation import (check_alloc, check_bool, check_choice, check_finite_result, check_generator, check_instance,
                            check_int, check_iterations, check_matrix, check_real)
-from ..linalg import batched_solve, orthonormalize, principal_angle_distance, random_orthonormal
+from ..linalg import batched_solve, principal_angle_distance, random_orthonormal
 from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
 from ..random import random_subsets as _subsets
 from .model import DESIGNS, HEAD_NORMS, SIGMA_MAX, FedRepModel, make_model, n_selected
@@ -457,8 +457,8 @@ def _finish_round(B_bar, w, resid, orthonormalize_B: bool) -> RoundResult:
         sg = np.sign(np.diagonal(R, axis1=-2, axis2=-1)).copy()
         sg[sg == 0] = 1.0
         return RoundResult(Q * sg[..., None, :], B_bar, sg[..., :, None] * R, w, resid)
-    return RoundResult(B_bar, B_bar, np.broadcast_to(np.eye(B_bar.shape[-1]), B_bar.shape[:-2] + (B_bar.shape[-1],) * 2),
-                       w, resid)
+    k = B_bar.shape[-1]
+    return RoundResult(B_bar, B_bar, np.broadcast_to(np.eye(k), B_bar.shape[:-2] + (k, k)), w, resid)
 
 
 def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head_lr=0.5,
@@ -482,11 +482,16 @@ def _round_from_features(B, Xf, A, y, eta, *, w_init=None, head_steps=None, head
     return _finish_round(B_bar, w, resid, orthonormalize_B)
 
 
-def _draw_stacked(B, model, clients, m, rng):
+def _draw_stacked(B, model, clients, m, rng, out=None):
     """Draw the clients' batch as one tall matrix ``Xf`` (c m x d), with one ``X [B | B*]`` matmul giving
-    the features ``A = X B`` (c, m, k) and the labels ``y = (X B*) w* + noise`` (c, m)."""
+    the features ``A = X B`` (c, m, k) and the labels ``y = (X B*) w* + noise`` (c, m). ``out``
+    (c m x d, Gaussian designs) is a buffer the batch is drawn into (the same numbers as a fresh
+    array: a run reuses one buffer across rounds instead of faulting in new pages every round)."""
     c, k = clients.size, B.shape[1]
-    Xf = model.draw_x(rng, (c * m,))
+    if out is not None and model.design == "gaussian":
+        Xf = rng.standard_normal(out=out)
+    else:
+        Xf = model.draw_x(rng, (c * m,))
     P = Xf @ np.hstack([B, model.B_star])
     y = np.einsum("cmk,ck->cm", P[:, k:].reshape(c, m, -1), model.W_star[clients])
     if model.sigma > 0:
@@ -579,9 +584,9 @@ def fedrep_round_stacked(B: np.ndarray, model: FedRepModel, clients: np.ndarray,
         return _check_result(_round_stacked(B, model, clients, m, eta, rng, **kw), "B", "eta", "model")
 
 
-def _round_stacked(B, model, clients, m, eta, rng, **kw) -> RoundResult:
-    """:func:`fedrep_round_stacked` without the input validation."""
-    Xf, A, y = _draw_stacked(B, model, clients, m, rng)
+def _round_stacked(B, model, clients, m, eta, rng, out=None, **kw) -> RoundResult:
+    """:func:`fedrep_round_stacked` without the input validation (``out``: see :func:`_draw_stacked`)."""
+    Xf, A, y = _draw_stacked(B, model, clients, m, rng, out)
     return _round_from_features(B, Xf, A, y, eta, **kw)
 
 
@@ -827,6 +832,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     batch_loss = np.empty(rounds)
     dist[0] = principal_angle_distance(B, model.B_star)
     obj[0] = population_objective(B, W, model.B_star, model.W_star, model.sigma)
+    buf = np.empty((n_sel * m, d)) if fresh_batches and sampler == "full" and shards == 1 and rounds else None
     for t in range(rounds):
         sel = _subsets([rng], n, n_sel)[0]
         if sampler == "reduced":
@@ -838,7 +844,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                                      head_steps=head_steps, head_lr=head_lr,
                                      orthonormalize_B=orthonormalize_B)
             elif fresh_batches:
-                rnd = _round_stacked(B, model, sel, m, eta, rng, w_init=W[sel], head_steps=head_steps,
+                rnd = _round_stacked(B, model, sel, m, eta, rng, buf, w_init=W[sel], head_steps=head_steps,
                                      head_lr=head_lr, orthonormalize_B=orthonormalize_B)
             else:
                 rnd = _round_given_batch(B, X_all[sel], y_all[sel], eta, w_init=W[sel], head_steps=head_steps,
@@ -877,7 +883,8 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
                rounds: int = 100, *, eta: float = 0.1, sigma: float = 0.0,
                head_norm: str = "sqrt_k", design: str = "gaussian", local_steps: int = 1,
                fresh_batches: bool = True, m_test: int = 100, model: FedRepModel | None = None,
-               selection_log: list | None = None, seed: SeedLike = 0) -> FedAvgResult:
+               selection_log: list | None = None, evaluation: str = "exact", replicates: int | None = None,
+               seed: SeedLike = 0) -> FedAvgResult:
     """FedAvg on the single-model objective (4) with the two-layer model ``x -> w^T B^T x``.
 
     FedRep, Collins et al., ICML 2021, eq. (4) and Sec. 5.1. Each selected client
@@ -885,8 +892,14 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     shared model; the server averages. ``local_steps=1`` is FedSGD, as in the public
     code. ``B^0`` is Haar-random orthonormal and ``w^0 = 0``. If ``selection_log`` is a list, each
     round's selected clients are appended to it (used to attach a simulated clock).
+    ``evaluation`` and ``m_test``: as in :func:`run_fedrep` (after per-client head fine-tuning on the
+    final ``B``). ``replicates=R`` runs R independent runs in one vectorised pass, replicate j being
+    the run with seed ``spawn_seeds(seed, R)[j]`` (its own ground truth unless ``model`` is given),
+    and returns a :class:`~fedtheory.representation.replicates.FedAvgReplicates`; not with
+    ``selection_log``.
     """
     d, k, n, m, n_sel, rounds = _validate_common(d, k, n, m, r, rounds, sigma)
+    check_choice(evaluation, "evaluation", EVALUATIONS)
     eta = check_real(eta, "eta", 0, low_open=True)
     local_steps = check_int(local_steps, "local_steps", 1)
     m_test = check_int(m_test, "m_test", 0)
@@ -895,58 +908,91 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     fresh_batches = check_bool(fresh_batches, "fresh_batches")
     if selection_log is not None:
         check_instance(selection_log, "selection_log", list)
-    _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches, local_steps=local_steps)
+    _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches, local_steps=local_steps,
+                    evaluation=evaluation)
     check_alloc(n_sel * m * d + n_sel * d * k, "one round's batch and per-client copies of B", m=m, d=d, k=k, n=n)
-    ss_model, ss_init, ss_run, ss_eval = spawn_seeds(seed, 4)
-    if model is None:
-        model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design,
-                           seed=ss_model)
-    else:
+    if model is not None:
         check_instance(model, "model", FedRepModel)
         if (model.d, model.k, model.n) != (d, k, n):
             raise ValueError(f"`model` has (d, k, n)={(model.d, model.k, model.n)} but the run "
                              f"asks for {(d, k, n)}")
-    B = random_orthonormal(as_generator(ss_init), d, k)
-    w = np.zeros(k)
-    rng = as_generator(ss_run)
-    if not fresh_batches:
-        X_all, y_all = model.sample(rng, np.arange(n), m)
-    theta = model.theta_star
-    dist = np.empty(rounds + 1)
-    obj = np.empty(rounds + 1)
-
-    def objective4(B, w):
-        return 0.5 * float(np.mean(np.sum((B @ w - theta) ** 2, axis=1))) + 0.5 * model.sigma ** 2
-
-    dist[0], obj[0] = principal_angle_distance(B, model.B_star), objective4(B, w)
-    for t in range(rounds):
-        sel = _subsets([rng], n, n_sel)[0]
+    if replicates is not None:
+        replicates = check_int(replicates, "replicates", 1)
         if selection_log is not None:
-            selection_log.append(sel)
-        X, y = model.sample(rng, sel, m) if fresh_batches else (X_all[sel], y_all[sel])
-        Bc = np.broadcast_to(B, (n_sel, d, k)).copy()
-        wc = np.broadcast_to(w, (n_sel, k)).copy()
-        for _ in range(local_steps):
-            A = X @ Bc
-            res = np.einsum("cmk,ck->cm", A, wc) - y
-            gw = np.einsum("cmk,cm->ck", A, res) / m
-            gB = np.einsum("cmd,cm,ck->cdk", X, res, wc) / m
-            wc, Bc = wc - eta * gw, Bc - eta * gB
-        B, w = Bc.mean(axis=0), wc.mean(axis=0)
-        if not (np.all(np.isfinite(B)) and np.all(np.isfinite(w))):
-            raise ValueError(f"FedAvg overflowed float64 at round {t + 1} (diverged): the step `eta`={eta:g} "
-                             f"is too large for this problem (noise `sigma`={model.sigma:g})")
-        dist[t + 1], obj[t + 1] = principal_angle_distance(B, model.B_star), objective4(B, w)
-        if not math.isfinite(obj[t + 1]):
-            raise ValueError(f"FedAvg overflowed float64 at round {t + 1} (diverged): the step `eta`={eta:g} "
-                             f"is too large for this problem (noise `sigma`={model.sigma:g})")
-    rng_eval = as_generator(ss_eval)
-    eval_mse = _eval_with_refit(model, B, m, m_test, rng_eval) if m_test else math.nan
+            raise ValueError("`replicates` cannot be combined with `selection_log`: the log records one run's "
+                             "selections; run single replicates to log them")
+        from .replicates import _run_fedavg_replicates
+
+        return _run_fedavg_replicates(replicates, d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds, eta=eta,
+                                      sigma=sigma, head_norm=head_norm, design=design, local_steps=local_steps,
+                                      fresh_batches=fresh_batches, m_test=m_test, model=model,
+                                      evaluation=evaluation, seed=seed)
+    ss_model, ss_init, ss_run, ss_eval = spawn_seeds(seed, 4)
+    if model is None:
+        model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design,
+                           seed=ss_model)
+    core = _fedavg_core([model], [(ss_model, ss_init, ss_run, ss_eval)], n_sel=n_sel, m=m, rounds=rounds, eta=eta,
+                        local_steps=local_steps, fresh_batches=fresh_batches, selection_log=selection_log)
+    B, w = core["B"][0], core["w"][0]
+    eval_mse = _eval_with_refit(model, B, m, m_test, as_generator(ss_eval), evaluation)
     params = dict(algorithm="FedAvg", d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds,
                   eta=eta, sigma=sigma, local_steps=local_steps, head_norm=model.head_norm,
-                  fresh_batches=fresh_batches, m_test=m_test, seed=seed_repr(seed))
-    return FedAvgResult(dist=dist, objective=obj, B=B, w=w, eval_mse=eval_mse, params=params,
-                        model=model)
+                  fresh_batches=fresh_batches, m_test=m_test, evaluation=evaluation, seed=seed_repr(seed))
+    return FedAvgResult(dist=core["dist"][0], objective=core["objective"][0], B=B, w=w, eval_mse=eval_mse,
+                        params=params, model=model)
+
+
+def _fedavg_core(models, children, *, n_sel, m, rounds, eta, local_steps, fresh_batches, selection_log=None) -> dict:
+    """The rounds of R FedAvg runs at once (R = ``len(models)``; one run per model, with the init and
+    run streams of ``children[j]`` = (model, init, run, eval) seeds). Per-replicate draws in stream
+    order, then the algebra batched over the replicates and the selected clients. Returns ``dist``
+    and ``objective`` (R, rounds+1), ``B`` (R, d, k) and ``w`` (R, k)."""
+    R = len(models)
+    d, k, n, sigma = models[0].d, models[0].k, models[0].n, models[0].sigma
+    theta = np.stack([mod.theta_star for mod in models])
+    B_star = np.stack([mod.B_star for mod in models])
+    B = np.stack([random_orthonormal(as_generator(ch[1]), d, k) for ch in children])
+    w = np.zeros((R, k))
+    rngs = [as_generator(ch[2]) for ch in children]
+    if not fresh_batches:
+        data = [mod.sample(g, np.arange(n), m) for mod, g in zip(models, rngs)]
+        X_all, y_all = np.stack([x for x, _ in data]), np.stack([y for _, y in data])
+        del data
+    rows = np.arange(R)[:, None]
+    dist = np.empty((R, rounds + 1))
+    obj = np.empty((R, rounds + 1))
+
+    def objective4(B, w):  # (4): (1/2n) sum_i ||B w - theta_i||^2 + sigma^2/2
+        return 0.5 * np.mean(np.sum(((B @ w[..., None])[..., None, :, 0] - theta) ** 2, axis=-1), axis=-1) \
+            + 0.5 * sigma ** 2
+
+    dist[:, 0], obj[:, 0] = principal_angle_distance(B, B_star), objective4(B, w)
+    for t in range(rounds):
+        sel = _subsets(rngs, n, n_sel)
+        if selection_log is not None:
+            selection_log.append(sel[0])
+        if fresh_batches:
+            draws = [mod.sample(g, s_, m) for mod, g, s_ in zip(models, rngs, sel)]
+            X, y = np.stack([x for x, _ in draws]), np.stack([y_ for _, y_ in draws])
+        else:
+            X, y = X_all[rows, sel], y_all[rows, sel]
+        Bc = np.broadcast_to(B[:, None], (R, n_sel, d, k)).copy()
+        wc = np.broadcast_to(w[:, None], (R, n_sel, k)).copy()
+        for _ in range(local_steps):
+            A = X @ Bc
+            res = np.einsum("...cmk,...ck->...cm", A, wc) - y
+            gw = np.einsum("...cmk,...cm->...ck", A, res) / m
+            gB = np.einsum("...cmd,...cm,...ck->...cdk", X, res, wc) / m
+            wc, Bc = wc - eta * gw, Bc - eta * gB
+        B, w = Bc.mean(axis=1), wc.mean(axis=1)
+        if not (np.all(np.isfinite(B)) and np.all(np.isfinite(w))):
+            raise ValueError(f"FedAvg overflowed float64 at round {t + 1} (diverged): the step `eta`={eta:g} "
+                             f"is too large for this problem (noise `sigma`={sigma:g})")
+        dist[:, t + 1], obj[:, t + 1] = principal_angle_distance(B, B_star), objective4(B, w)
+        if not np.all(np.isfinite(obj[:, t + 1])):
+            raise ValueError(f"FedAvg overflowed float64 at round {t + 1} (diverged): the step `eta`={eta:g} "
+                             f"is too large for this problem (noise `sigma`={sigma:g})")
+    return dict(dist=dist, objective=obj, B=B, w=w)
 
 
 # --------------------------------------------------------------------------- new clients

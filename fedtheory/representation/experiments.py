@@ -8,12 +8,11 @@ numbers.
 """
 from __future__ import annotations
 
-import math
 from functools import partial
 
 import numpy as np
 
-from ..parallel import cached_map, map_tasks
+from ..parallel import cached_map
 from ..random import SeedLike, as_generator, spawn_seeds
 from .algorithms import (fit_local, new_client_mse, run_altgd, run_fedavg, run_fedrep,
                          test_mse)
@@ -131,9 +130,10 @@ def fig4_data(m_news=(1, 2, 3, 5, 10, 20, 40), *, d=20, k=2, n=100, m=10, r=0.1,
 
 
 def _success_fraction(d, k, n, m, r, rounds, eps, seeds, seed, backend):
-    task = lambda ss: run_fedrep(d, k, n, m, r, rounds, m_test=0, seed=ss).dist[-1] < eps  # noqa: E731
-    return float(np.mean(map_tasks(task, spawn_seeds(seed, seeds),
-                                   backend="threads" if backend == "threads" else "serial")))
+    """Fraction of ``seeds`` runs (one replicate batch; run j has seed ``spawn_seeds(seed, seeds)[j]``)
+    that reach ``dist < eps``. ``backend`` is accepted for compatibility; the batch runs in-process."""
+    res = run_fedrep(d, k, n, m, r, rounds, m_test=0, replicates=seeds, seed=seed)
+    return float(np.mean(res.dist[:, -1] < eps))
 
 
 def smallest_m(d: int, n: int, *, k: int = 2, r: float = 1.0, rounds: int = 150,
@@ -166,7 +166,6 @@ def theorem1_runs(model, m: int, r: float, rounds: int, runs: int, *, seed: Seed
     """``runs`` FedRep runs on one fixed ground truth (the probability in Theorem 1 is
     over the samples). Returns ``(dist, E0, eta)`` with ``dist`` of shape (runs, rounds+1).
     """
-    task = lambda ss: run_fedrep(model.d, model.k, model.n, m, r, rounds, eta=eta, model=model,  # noqa: E731
-                                 m_test=0, seed=ss)
-    res = map_tasks(task, spawn_seeds(seed, runs), backend="threads" if backend == "threads" else "serial")
-    return np.array([x.dist for x in res]), np.array([x.E0 for x in res]), res[0].eta
+    res = run_fedrep(model.d, model.k, model.n, m, r, rounds, eta=eta, model=model, m_test=0,
+                     replicates=runs, seed=seed)  # one batch: run j has seed spawn_seeds(seed, runs)[j]
+    return res.dist, res.E0, float(res.eta[0])

@@ -24,11 +24,12 @@ import numpy as np
 from .._validation import check_alloc, check_iterations
 from ..linalg import principal_angle_distance, random_orthonormal
 from ..random import SeedLike, as_generator, random_subsets, seed_repr, spawn_seeds
-from .algorithms import (FedRepResult, _eval_with_refit, _reduced_from_draws, _round_from_features, default_eta,
-                         mom_init, resolve_sampler)
+from . import algorithms as _alg  # mom_init looked up at call time, as run_fedrep does
+from .algorithms import (FedAvgResult, FedRepResult, _eval_with_refit, _fedavg_core, _reduced_from_draws,
+                         _round_from_features, default_eta, resolve_sampler)
 from .model import make_model
 
-__all__ = ["FedRepReplicates", "CHUNK_BYTES"]
+__all__ = ["FedRepReplicates", "FedAvgReplicates", "CHUNK_BYTES"]
 
 #: bytes of round arrays (batches, features, gradients) one chunk of replicates may hold
 CHUNK_BYTES = 256 * 2 ** 20
@@ -88,13 +89,15 @@ class FedRepReplicates:
 
 
 def _chunk_size(R, *, n, n_sel, m, d, k, fresh_batches, sampler) -> int:
-    """Replicates per chunk: the round arrays of one chunk stay below :data:`CHUNK_BYTES`."""
+    """Replicates per chunk: the arrays one chunk holds during a round (the batch, its features,
+    labels, residuals and weighted rows, the stacked ground truths, the fixed dataset if any) stay
+    below :data:`CHUNK_BYTES`."""
     c = n_sel
     if sampler == "reduced":
-        per = c * m * (2 * k + 2) + 4 * d * k
+        per = c * m * (2 * k + k + 4) + 6 * d * k
     else:
-        per = c * m * (d + 3 * k + 2) + 2 * d * k
-    per += n * (d + 2 * k) + (n * m * (d + 1) if not fresh_batches else 0)
+        per = c * m * (d + 5 * k + 4) + 2 * d * k
+    per += n * (2 * d + 2 * k) + (n * m * (d + 1) if not fresh_batches else 0)
     return max(1, min(R, CHUNK_BYTES // (8 * per)))
 
 
@@ -149,7 +152,7 @@ def _run_chunk(models, children, etas, *, n_sel, m, rounds, init, m_init, fresh_
     B_star = np.stack([mod.B_star for mod in models])
     W_star = np.stack([mod.W_star for mod in models])
     theta = np.stack([mod.theta_star for mod in models])
-    B = np.stack([mom_init(mod, m_init, as_generator(ch[1])) if init == "mom"
+    B = np.stack([_alg.mom_init(mod, m_init, as_generator(ch[1])) if init == "mom"
                   else random_orthonormal(as_generator(ch[1]), d, k) for mod, ch in zip(models, children)])
     B0 = B.copy()
     rngs = [as_generator(ch[2]) for ch in children]
@@ -215,3 +218,67 @@ def _run_chunk(models, children, etas, *, n_sel, m, rounds, init, m_init, fresh_
                              f"(noise `sigma`={sigma:g})")
     return dict(dist=dist, objective=obj, batch_loss=batch_loss, B=B, W=W, B0=B0)
 
+
+
+@dataclass(frozen=True, eq=False)
+class FedAvgReplicates:
+    """R independent FedAvg runs (``run_fedavg(..., replicates=R)``): the arrays of
+    :class:`~fedtheory.representation.algorithms.FedAvgResult` with a leading replicate axis
+    (``dist``, ``objective`` (R, rounds+1), ``B`` (R, d, k), ``w`` (R, k), ``eval_mse`` (R,));
+    ``res[j]`` is replicate j as a ``FedAvgResult``."""
+
+    dist: np.ndarray
+    objective: np.ndarray
+    B: np.ndarray
+    w: np.ndarray
+    eval_mse: np.ndarray
+    params: dict
+    models: tuple = field(repr=False)
+    seeds: tuple = field(repr=False)
+
+    def __len__(self) -> int:
+        return self.dist.shape[0]
+
+    def __getitem__(self, j) -> FedAvgResult:
+        j = range(len(self))[j]
+        return FedAvgResult(dist=self.dist[j], objective=self.objective[j], B=self.B[j], w=self.w[j],
+                            eval_mse=float(self.eval_mse[j]),
+                            params={**self.params, "seed": seed_repr(self.seeds[j]), "replicate": j},
+                            model=self.models[j])
+
+    def __iter__(self):
+        return (self[j] for j in range(len(self)))
+
+    def summary(self) -> str:
+        last = self.objective[:, -1]
+        return (f"FedAvg x {len(self)} replicates: final objective median {np.median(last):.3g}, "
+                f"final dist(B, B*) median {np.median(self.dist[:, -1]):.3g}")
+
+    def __repr__(self) -> str:
+        return f"FedAvgReplicates({self.summary()})"
+
+
+def _run_fedavg_replicates(R, *, d, k, n, m, r, n_sel, rounds, eta, sigma, head_norm, design, local_steps,
+                           fresh_batches, m_test, model, evaluation, seed: SeedLike) -> FedAvgReplicates:
+    """``run_fedavg(..., replicates=R)`` after its validation (see there)."""
+    kept = d * k + k + 2 * (rounds + 1) + (0 if model is not None else n * (d + k) + d * k)
+    check_alloc(R * kept, "the results of the replicates (R x (B, w, trajectories and ground truths))",
+                replicates=R, n=n, d=d, k=k, rounds=rounds)
+    check_iterations(R * (rounds + 1), "the replicate rounds", replicates=R, rounds=rounds)
+    seeds = spawn_seeds(seed, R)
+    children = [spawn_seeds(s, 4) for s in seeds]
+    models = [model if model is not None else make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design,
+                                                         seed=ch[0]) for ch in children]
+    # per replicate and round: the batch, its features and the per-client copies of B and their gradients
+    per = n_sel * m * (d + 2 * k + 2) + 3 * n_sel * d * k + n * (2 * d + k) + (n * m * (d + 1) if not fresh_batches
+                                                                                  else 0)
+    chunk = max(1, min(R, CHUNK_BYTES // (8 * per)))
+    parts = [_fedavg_core(models[a:a + chunk], children[a:a + chunk], n_sel=n_sel, m=m, rounds=rounds, eta=eta,
+                          local_steps=local_steps, fresh_batches=fresh_batches) for a in range(0, R, chunk)]
+    out = {key: np.concatenate([p_[key] for p_ in parts]) for key in ("dist", "objective", "B", "w")}
+    eval_mse = np.array([_eval_with_refit(models[j], out["B"][j], m, m_test, as_generator(children[j][3]),
+                                          evaluation) for j in range(R)])
+    params = dict(algorithm="FedAvg", d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds, eta=eta, sigma=sigma,
+                  local_steps=local_steps, head_norm=models[0].head_norm, fresh_batches=fresh_batches,
+                  m_test=m_test, evaluation=evaluation, replicates=R, replicate_seed=seed_repr(seed), chunk=chunk)
+    return FedAvgReplicates(eval_mse=eval_mse, params=params, models=tuple(models), seeds=tuple(seeds), **out)

@@ -123,7 +123,7 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
               resample: str = "stage", carry: str = "qr", speed_variant: str = "tmlr",
               straggler_fraction: float = 0.2, eval_every: int = 0,
               record_identities: bool = False, model: FedRepModel | None = None,
-              sampler: str = "full", seed: SeedLike = 0) -> SRPFLResult:
+              sampler: str = "full", seed: SeedLike = 0, replicates: int | None = None) -> SRPFLResult:
     """Run FedRep-SRPFL (Algorithm 2) or the FedRep baseline, exactly, with a simulated clock.
 
     Parameters
@@ -167,10 +167,18 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
         As in :func:`fedtheory.representation.run_fedrep`: ``"reduced"`` draws each round from its
         exact law without forming the batches (isotropic Gaussian designs, d >= 2k).
     seed : int, SeedSequence or Generator
+    replicates : int, optional
+        Run this many independent replicates in one vectorised pass and return a
+        :class:`~fedtheory.srpfl.replicates.SRPFLReplicates` (arrays with a leading replicate axis).
+        Replicate j equals, bitwise, the single run with seed ``spawn_seeds(seed, replicates)[j]``
+        (its own ground truth and speed model unless ``model`` / a ``SpeedModel`` is given), and the
+        numbers do not depend on how the replicates are chunked for memory. Not with ``target``,
+        ``stage_lengths="lemma_b1"`` or ``record_identities`` (their replicates would be ragged or
+        need the batches).
 
     Returns
     -------
-    SRPFLResult
+    SRPFLResult (SRPFLReplicates with ``replicates``)
     """
     d = check_int(d, "d", 1)
     k = check_int(k, "k", 1, d, why=f"k must not exceed d={d}")
@@ -228,6 +236,23 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
     check_alloc(max(M * d, d * d, N * m * d, (M * m * d) if eval_every else 0),
                 "the run's largest array (M x d thetas, d x d moments, N x m x d batch, M x m x d evaluation)",
                 d=d, M=M, N=N, m=m)
+    if replicates is not None:
+        replicates = check_int(replicates, "replicates", 1)
+        for name, val, bad in (("target", target, target is not None),
+                               ("stage_lengths", stage_lengths, isinstance(stage_lengths, str)),
+                               ("record_identities", record_identities, record_identities)):
+            if bad:
+                raise ValueError(f"`replicates` cannot be combined with `{name}`={val!r}: the replicates would "
+                                 "stop or switch stages at their own rounds (ragged), or need every round's batch; "
+                                 "run single runs over spawn_seeds(seed, replicates) instead")
+        from .replicates import _run_replicates
+
+        return _run_replicates(replicates, d=d, k=k, M=M, N=N, n0=n0, m=m, sigma=sigma, speeds=speeds, lam=lam,
+                               comm_cost=c, schedule=schedule, sizes=sizes, stage_lengths=stage_lengths,
+                               rounds=rounds, eta=eta, head_norm=head_norm, design=design, init=init,
+                               resample=resample, carry=carry, speed_variant=speed_variant,
+                               straggler_fraction=straggler_fraction, eval_every=eval_every, model=model,
+                               sampler=sampler, seed=seed, a_stage=a_stage, target=target)
 
     ss_model, ss_speed, ss_init, ss_run, ss_time, ss_eval = spawn_seeds(seed, 6)
     if model is None:
