@@ -57,13 +57,13 @@ def wallclock(outdir="figures", full=False, seed=0):
         for i, c in enumerate(p["comm"]):
             for j, (speeds, frac) in enumerate(cols):
                 N = int(p["M"] * frac)
-                runs = {"SRPFL": [], "FedRep": [], "FedAvg": []}
+                # one replicate batch per method: replicate j is the single run with seed spawn_seeds(seed, seeds)[j]
+                kw = dict(d=p["d"], k=p["k"], M=p["M"], N=N, n0=p["n0"], m=p["m"],
+                          sigma=p["sigma"], speeds=speeds, comm_cost=c, rounds=p["rounds"],
+                          eval_every=p["eval_every"], replicates=p["seeds"], seed=seed)
+                runs = {"SRPFL": list(run_srpfl(**kw, stage_lengths=p["stage_lengths"])),
+                        "FedRep": list(run_srpfl(**kw, schedule="all")), "FedAvg": []}
                 for s in spawn_seeds(seed, p["seeds"]):
-                    kw = dict(d=p["d"], k=p["k"], M=p["M"], N=N, n0=p["n0"], m=p["m"],
-                              sigma=p["sigma"], speeds=speeds, comm_cost=c, rounds=p["rounds"],
-                              eval_every=p["eval_every"], seed=s)
-                    runs["SRPFL"].append(run_srpfl(**kw, stage_lengths=p["stage_lengths"]))
-                    runs["FedRep"].append(run_srpfl(**kw, schedule="all"))
                     t_fa, d_fa, mse_fa = fedavg_wallclock(d=p["d"], k=p["k"], M=p["M"], N=N, m=p["m"], sigma=p["sigma"],
                                                           speeds=speeds, comm_cost=c, rounds=p["rounds"], seed=s)
                     runs["FedAvg"].append(SimpleNamespace(wall_clock=t_fa, dist=d_fa, mse=mse_fa))

@@ -16,13 +16,19 @@ ORTHO_TOL = 1e-10
 
 
 def _runs(full, seed, *, sigma=0.5, record=False, seeds=None, trace=False, **kw):
-    """Exact FedRep-SRPFL runs (defaults d=50, k=3, N=M=64, n0=4, m=30, fixed speeds). With
-    ``trace=True`` also returns, per run, the orthonormality defect of every round's input B_hat
-    (stopping after the first run in which a B_hat is not orthonormal)."""
+    """Exact FedRep-SRPFL runs (defaults d=50, k=3, N=M=64, n0=4, m=30, fixed speeds), run j with seed
+    ``spawn_seeds(seed, seeds)[j]``. With ``trace=True`` also returns, per run, the orthonormality defect
+    of every round's input B_hat (stopping after the first run in which a B_hat is not orthonormal).
+
+    Without ``trace`` and ``record`` the runs are one replicate batch (``run_srpfl(..., replicates=seeds)``,
+    whose replicate j equals the single run with that seed bitwise); the tracer and the identities need
+    single runs (the tracer referees what the round functions of single runs actually receive)."""
     seeds = seeds or (6 if full else 2)
     p = dict(d=50, k=3, M=64, N=64, n0=4, m=30, sigma=sigma, speeds="fixed", stage_lengths=25,
              rounds=150)
     p.update(kw)
+    if not (trace or record):
+        return list(run_srpfl(**p, replicates=seeds, seed=seed)), p
     runs, defects = [], []
     for s in spawn_seeds(seed, seeds):
         if trace:
