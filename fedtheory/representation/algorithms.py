@@ -742,7 +742,8 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
         :class:`~fedtheory.representation.replicates.FedRepReplicates` (arrays with a leading
         replicate axis; ``res[j]`` is replicate j as a ``FedRepResult``). Replicate j is the run
         with seed ``spawn_seeds(seed, replicates)[j]`` (its own ground truth unless ``model`` is
-        given): the same random draws as ``run_fedrep(..., seed=that child)``, so it is exact in law,
+        given; ``model`` may also be a sequence of R models, one per replicate): the same random draws
+        as ``run_fedrep(..., seed=that child, model=its model)``, so it is exact in law,
         and the numbers do not depend on how the replicates are chunked for memory. Not with
         ``shards > 1`` or ``workers > 1``.
     sampler : {"full", "reduced", "auto"}
@@ -785,7 +786,7 @@ def run_fedrep(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     m_test = check_int(m_test, "m_test", 0)
     if eta is not None:
         eta = check_real(eta, "eta", 0, low_open=True)
-    if model is not None:
+    if model is not None and not (replicates is not None and isinstance(model, (list, tuple))):
         check_instance(model, "model", FedRepModel)
     check_choice(sampler, "sampler", SAMPLERS)
     shards = check_int(shards, "shards", 1, n_sel, why=f"at most one shard per selected client, rn={n_sel}")
@@ -911,7 +912,7 @@ def run_fedavg(d: int = 20, k: int = 2, n: int = 100, m: int = 10, r: float = 0.
     _check_run_size(d, k, n, m, n_sel, rounds, m_test, fresh_batches, local_steps=local_steps,
                     evaluation=evaluation)
     check_alloc(n_sel * m * d + n_sel * d * k, "one round's batch and per-client copies of B", m=m, d=d, k=k, n=n)
-    if model is not None:
+    if model is not None and not (replicates is not None and isinstance(model, (list, tuple))):
         check_instance(model, "model", FedRepModel)
         if (model.d, model.k, model.n) != (d, k, n):
             raise ValueError(f"`model` has (d, k, n)={(model.d, model.k, model.n)} but the run "

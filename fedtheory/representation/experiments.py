@@ -1,10 +1,10 @@
 """Multi-seed experiments behind FedRep's figures and the empirical claims.
 
 Each function returns plain arrays (replications along axis 0) so that the
-claim catalogue (``checks/fedrep.py``) and the figure scripts
-(``paper_reproductions/fedrep.py``) share one computation. Runs for different
-seeds are independent tasks on spawned streams, so any backend gives the same
-numbers.
+claim catalogue (``checks/fedrep``) and the figure scripts
+(``paper_reproductions/fedrep.py``) share one computation. The runs over seeds are
+replicate batches (``run_fedrep(..., replicates=R)``), each on its own spawned stream; a
+figure's computation is one cached task, so every backend gives the same numbers.
 """
 from __future__ import annotations
 
@@ -13,27 +13,36 @@ from functools import partial
 import numpy as np
 
 from ..parallel import cached_map
-from ..random import SeedLike, as_generator, spawn_seeds
-from .algorithms import (fit_local, new_client_mse, run_altgd, run_fedavg, run_fedrep,
-                         test_mse)
+from ..random import SeedLike, as_generator, as_seed_sequence, spawn_seeds
+from .algorithms import fit_local, new_client_mse, run_altgd, run_fedavg, run_fedrep, test_mse_exact
 from .model import client_diversity, make_model, n_selected
 from .theory import theorem1_bound
 
 __all__ = ["fig1_data", "fig3_data", "fig4_data", "smallest_m", "theorem1_runs"]
 
 
-def _fig1_task(ss, d, k, n, ms, r, rounds, sigma, head_norm, eta_fedavg):
+def _models(d, k, n, sigma, head_norm, ss, seeds):
+    """One ground truth per seed: ``make_model(..., seed=spawn_seeds(ss, seeds)[j])``."""
+    return [make_model(d, k, n, sigma=sigma, head_norm=head_norm, seed=s) for s in spawn_seeds(ss, seeds)]
+
+
+def _cached_batch(func, seed, namespace, params, backend):
+    """The whole replicate-batched computation as one cached task (key: namespace, params, seed)."""
+    return cached_map(func, [as_seed_sequence(seed)], namespace=namespace, params=params, backend=backend)[0]
+
+
+def _fig1_all(ss, d, k, n, ms, r, rounds, sigma, head_norm, eta_fedavg, seeds):
     s_model, s_runs = spawn_seeds(ss, 2)
-    out = {"FedRep": [], "FedAvg": [], "Local": []}
-    model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, seed=s_model)
-    for m, sm in zip(ms, spawn_seeds(s_runs, len(ms))):
+    models = _models(d, k, n, sigma, head_norm, s_model, seeds)
+    out = {key: np.empty((seeds, len(ms))) for key in ("FedRep", "FedAvg", "Local")}
+    for i, (m, sm) in enumerate(zip(ms, spawn_seeds(s_runs, len(ms)))):
         a, b, c = spawn_seeds(sm, 3)
-        out["FedRep"].append(run_fedrep(d, k, n, m, r, rounds, model=model, seed=a).eval_mse)
-        out["FedAvg"].append(run_fedavg(d, k, n, m, r, rounds, eta=eta_fedavg, model=model,
-                                        seed=b).eval_mse)
-        rng = as_generator(c)
-        X, y = model.sample(rng, np.arange(n), m)
-        out["Local"].append(test_mse(model, fit_local(X, y), rng, 100))
+        out["FedRep"][:, i] = run_fedrep(d, k, n, m, r, rounds, model=models, replicates=seeds, seed=a).eval_mse
+        out["FedAvg"][:, i] = run_fedavg(d, k, n, m, r, rounds, eta=eta_fedavg, model=models, replicates=seeds,
+                                         seed=b).eval_mse
+        for j, (model, cj) in enumerate(zip(models, spawn_seeds(c, seeds))):
+            X, y = model.sample(as_generator(cj), np.arange(n), m)
+            out["Local"][j, i] = test_mse_exact(model, fit_local(X, y))
     return out
 
 
@@ -42,35 +51,34 @@ def fig1_data(ms=(5, 10, 20), *, d=20, k=2, n=100, r=1.0, rounds=200, sigma=1e-3
               backend=None) -> dict:
     """Local test MSE of FedRep, FedAvg(+FT) and Local Only against ``m`` (FedRep Fig. 1).
 
+    Every method is evaluated exactly (population risk of the fitted predictors, :func:`test_mse_exact`)
+    on ``seeds`` ground truths; the runs of each method at each ``m`` are one replicate batch.
     Returns ``{method: array (seeds, len(ms))}``.
     """
-    task = partial(_fig1_task, d=d, k=k, n=n, ms=list(ms), r=r, rounds=rounds, sigma=sigma,
-                   head_norm=head_norm, eta_fedavg=eta_fedavg)
-    res = cached_map(task, spawn_seeds(seed, seeds), namespace="fedrep.fig1_task", params=task.keywords,
-                     backend=backend)
-    return {key: np.array([x[key] for x in res]) for key in res[0]}
+    task = partial(_fig1_all, d=d, k=k, n=n, ms=list(ms), r=r, rounds=rounds, sigma=sigma,
+                   head_norm=head_norm, eta_fedavg=eta_fedavg, seeds=seeds)
+    return _cached_batch(task, seed, "fedrep.fig1", task.keywords, backend)
 
 
-def _fig3_task(ss, d, k, n, m, r, rounds, sigma, head_norm, eta, head_lr):
+def _fig3_all(ss, d, k, n, m, r, rounds, sigma, head_norm, eta, head_lr, seeds):
     s_model, a = spawn_seeds(ss, 2)
-    b = c = a  # common random numbers: the same selections and batches for every method
-    model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, seed=s_model)
+    models = _models(d, k, n, sigma, head_norm, s_model, seeds)
     lr = head_lr if isinstance(head_lr, dict) else {"10GD-GD": head_lr, "GD-GD": head_lr}
+    kw = dict(eta=eta, model=models, m_test=0, replicates=seeds, seed=a)  # common random numbers across methods
     runs = {
-        "FedRep": run_fedrep(d, k, n, m, r, rounds, eta=eta, model=model, m_test=0, seed=a),
-        "10GD-GD": run_altgd(d, k, n, m, r, rounds, eta=eta, head_steps=10, head_lr=lr["10GD-GD"],
-                             model=model, m_test=0, seed=b),
-        "GD-GD": run_altgd(d, k, n, m, r, rounds, eta=eta, head_steps=1, head_lr=lr["GD-GD"],
-                           model=model, m_test=0, seed=c),
+        "FedRep": run_fedrep(d, k, n, m, r, rounds, **kw),
+        "10GD-GD": run_altgd(d, k, n, m, r, rounds, head_steps=10, head_lr=lr["10GD-GD"], **kw),
+        "GD-GD": run_altgd(d, k, n, m, r, rounds, head_steps=1, head_lr=lr["GD-GD"], **kw),
     }
     n_sel = n_selected(n, r)
-    div = client_diversity(model.W_star, n_sel, seed=s_model)
+    sig = np.array([client_diversity(mod.W_star, n_sel, seed=s).sigma_min
+                    for mod, s in zip(models, spawn_seeds(s_model, seeds))])
     fr = runs["FedRep"]
-    bound = theorem1_bound(np.arange(rounds + 1), fr.dist[0], fr.eta, fr.E0, div.sigma_min)
     out = {key: v.dist for key, v in runs.items()}
     out["objective_FedRep"] = fr.objective
-    out["bound"] = bound
-    out["sigma_min"] = div.sigma_min
+    out["bound"] = theorem1_bound(np.arange(rounds + 1)[None, :], fr.dist[:, :1], fr.eta[:, None],
+                                  fr.E0[:, None], sig[:, None])
+    out["sigma_min"] = sig
     return out
 
 
@@ -82,35 +90,34 @@ def fig3_data(ns=(10, 100, 1000, 10000), *, d=10, k=2, m=5, r=0.1, rounds=100, s
     Returns ``{n: {method: array (seeds, rounds+1), "bound": ..., "sigma_min": ...}}``.
     ``eta`` defaults to ``1/(4k)`` (Theorem 1's admissible step under Assumption 3)
     for every method; the head step of the GD methods is ``head_lr`` (a float, or a dict
-    ``{"10GD-GD": ..., "GD-GD": ...}``).
+    ``{"10GD-GD": ..., "GD-GD": ...}``). The three methods share each seed's ground truth, client
+    selections and batches (common random numbers); each method's ``seeds`` runs are one replicate batch.
     """
     eta = 1.0 / (4 * k) if eta is None else eta
     out = {}
     for n, sn in zip(ns, spawn_seeds(seed, len(ns))):
-        task = partial(_fig3_task, d=d, k=k, n=n, m=m, r=r, rounds=rounds, sigma=sigma,
-                       head_norm=head_norm, eta=eta, head_lr=head_lr)
-        res = cached_map(task, spawn_seeds(sn, seeds), namespace="fedrep.fig3_task", params=task.keywords,
-                         backend=backend)
-        out[n] = {key: np.array([x[key] for x in res]) for key in res[0]}
+        task = partial(_fig3_all, d=d, k=k, n=n, m=m, r=r, rounds=rounds, sigma=sigma,
+                       head_norm=head_norm, eta=eta, head_lr=head_lr, seeds=seeds)
+        out[n] = _cached_batch(task, sn, "fedrep.fig3", task.keywords, backend)
     return out
 
 
-def _fig4_task(ss, d, k, n, m, r, rounds, sigma, head_norm, m_news, n_new, eta_fedavg):
+def _fig4_all(ss, d, k, n, m, r, rounds, sigma, head_norm, m_news, n_new, eta_fedavg, seeds):
     s_model, a, b, c = spawn_seeds(ss, 4)
-    model = make_model(d, k, n, sigma=sigma, head_norm=head_norm, seed=s_model)
-    fr = run_fedrep(d, k, n, m, r, rounds, model=model, m_test=0, seed=a)
-    fa = run_fedavg(d, k, n, m, r, rounds, eta=eta_fedavg, model=model, m_test=0, seed=b)
-    out = {"FedRep": [], "FedAvg": [], "Local": [], "Oracle": []}
-    for m_new, sm in zip(m_news, spawn_seeds(c, len(m_news))):
-        kw = dict(d=d, k=k, n_new=n_new, sigma=sigma, head_norm=head_norm, B_star=model.B_star,
-                  seed=sm)
-        # the same seed for each method: the same new clients and samples
-        out["FedRep"].append(new_client_mse(fr.B, m_new, **kw).mean())
-        out["FedAvg"].append(new_client_mse(fa.B, m_new, **kw).mean())
-        out["Local"].append(new_client_mse(None, m_new, **kw).mean())
-        out["Oracle"].append(new_client_mse(model.B_star, m_new, **kw).mean())
-    out["dist_FedRep"] = fr.dist[-1]
-    out["dist_FedAvg"] = fa.dist[-1]
+    models = _models(d, k, n, sigma, head_norm, s_model, seeds)
+    fr = run_fedrep(d, k, n, m, r, rounds, model=models, m_test=0, replicates=seeds, seed=a)
+    fa = run_fedavg(d, k, n, m, r, rounds, eta=eta_fedavg, model=models, m_test=0, replicates=seeds, seed=b)
+    out = {key: np.empty((seeds, len(m_news))) for key in ("FedRep", "FedAvg", "Local", "Oracle")}
+    for j, (model, cj) in enumerate(zip(models, spawn_seeds(c, seeds))):
+        for i, (m_new, sm) in enumerate(zip(m_news, spawn_seeds(cj, len(m_news)))):
+            kw = dict(d=d, k=k, n_new=n_new, sigma=sigma, head_norm=head_norm, B_star=model.B_star, seed=sm)
+            # the same seed for each method: the same new clients and samples
+            out["FedRep"][j, i] = new_client_mse(fr.B[j], m_new, **kw).mean()
+            out["FedAvg"][j, i] = new_client_mse(fa.B[j], m_new, **kw).mean()
+            out["Local"][j, i] = new_client_mse(None, m_new, **kw).mean()
+            out["Oracle"][j, i] = new_client_mse(model.B_star, m_new, **kw).mean()
+    out["dist_FedRep"] = fr.dist[:, -1]
+    out["dist_FedAvg"] = fa.dist[:, -1]
     return out
 
 
@@ -120,13 +127,12 @@ def fig4_data(m_news=(1, 2, 3, 5, 10, 20, 40), *, d=20, k=2, n=100, m=10, r=0.1,
     """New-client MSE after head fitting on ``m_new`` samples (FedRep Fig. 4).
 
     Methods: FedRep's learned ``B``, FedAvg's learned ``B``, Local Only (``d``-dim
-    ridge), and the oracle ``B*``. Returns ``{method: array (seeds, len(m_news))}``.
+    ridge), and the oracle ``B*``. Returns ``{method: array (seeds, len(m_news))}``; the training
+    runs of each method are one replicate batch.
     """
-    task = partial(_fig4_task, d=d, k=k, n=n, m=m, r=r, rounds=rounds, sigma=sigma,
-                   head_norm=head_norm, m_news=list(m_news), n_new=n_new, eta_fedavg=eta_fedavg)
-    res = cached_map(task, spawn_seeds(seed, seeds), namespace="fedrep.fig4_task", params=task.keywords,
-                     backend=backend)
-    return {key: np.array([x[key] for x in res]) for key in res[0]}
+    task = partial(_fig4_all, d=d, k=k, n=n, m=m, r=r, rounds=rounds, sigma=sigma, head_norm=head_norm,
+                   m_news=list(m_news), n_new=n_new, eta_fedavg=eta_fedavg, seeds=seeds)
+    return _cached_batch(task, seed, "fedrep.fig4", task.keywords, backend)
 
 
 def _success_fraction(d, k, n, m, r, rounds, eps, seeds, seed, backend):

@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_alloc, check_iterations
+from .._validation import check_alloc, check_instance, check_iterations
 from ..linalg import principal_angle_distance, random_orthonormal
 from ..random import SeedLike, as_generator, random_subsets, seed_repr, spawn_seeds
 from . import algorithms as _alg  # mom_init looked up at call time, as run_fedrep does
 from .algorithms import (FedAvgResult, FedRepResult, _eval_with_refit, _fedavg_core, _reduced_from_draws,
                          _round_from_features, default_eta, resolve_sampler)
-from .model import make_model
+from .model import FedRepModel, make_model
 
 __all__ = ["FedRepReplicates", "FedAvgReplicates", "CHUNK_BYTES"]
 
@@ -88,6 +88,23 @@ class FedRepReplicates:
         return f"FedRepReplicates({self.summary()})"
 
 
+def _replicate_models(model, children, *, d, k, n, sigma, head_norm, design) -> list:
+    """One ground truth per replicate: drawn from replicate j's model stream (``model`` None), the
+    given model for every replicate, or ``model[j]`` from a sequence of ``len(children)`` models."""
+    if model is None:
+        return [make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design, seed=ch[0]) for ch in children]
+    if not isinstance(model, (list, tuple)):
+        return [model] * len(children)
+    if len(model) != len(children):
+        raise ValueError(f"`model` as a sequence needs one FedRepModel per replicate ({len(children)}); "
+                         f"got {len(model)}")
+    for j, mod in enumerate(model):
+        check_instance(mod, f"model[{j}]", FedRepModel)
+        if (mod.d, mod.k, mod.n) != (d, k, n):
+            raise ValueError(f"`model[{j}]` has (d, k, n)={(mod.d, mod.k, mod.n)} but the run asks for {(d, k, n)}")
+    return list(model)
+
+
 def _chunk_size(R, *, n, n_sel, m, d, k, fresh_batches, sampler) -> int:
     """Replicates per chunk: the arrays one chunk holds during a round (the batch, its features,
     labels, residuals and weighted rows, the stacked ground truths, the fixed dataset if any) stay
@@ -105,17 +122,13 @@ def _run_replicates(R, *, d, k, n, m, r, n_sel, rounds, eta, sigma, head_norm, d
                     orthonormalize_B, head_steps, head_lr, m_init, m_test, model, sampler, evaluation,
                     seed: SeedLike) -> FedRepReplicates:
     """``run_fedrep(..., replicates=R)`` after its validation (see there)."""
-    kept = (n * k + 2 * d * k + 3 * (rounds + 1)) + (0 if model is not None else n * (d + k) + d * k)
+    kept = (n * k + 2 * d * k + 3 * (rounds + 1)) + n * (d + k) + d * k
     check_alloc(R * kept, "the results of the replicates (R x (heads, B, B0, trajectories and ground truths))",
                 replicates=R, n=n, d=d, k=k, rounds=rounds)
     check_iterations(R * (rounds + 1), "the replicate rounds", replicates=R, rounds=rounds)
     seeds = spawn_seeds(seed, R)
     children = [spawn_seeds(s, 4) for s in seeds]  # model, init, run, eval, as in a single run
-    models = []
-    for ch in children:
-        mod = model if model is not None else make_model(d, k, n, sigma=sigma, head_norm=head_norm,
-                                                         design=design, seed=ch[0])
-        models.append(mod)
+    models = _replicate_models(model, children, d=d, k=k, n=n, sigma=sigma, head_norm=head_norm, design=design)
     samplers = {resolve_sampler(sampler, mod, fresh_batches) for mod in models}
     sampler = samplers.pop()
     etas = np.array([default_eta(mod.W_star) if eta is None else eta for mod in models])
@@ -261,14 +274,13 @@ class FedAvgReplicates:
 def _run_fedavg_replicates(R, *, d, k, n, m, r, n_sel, rounds, eta, sigma, head_norm, design, local_steps,
                            fresh_batches, m_test, model, evaluation, seed: SeedLike) -> FedAvgReplicates:
     """``run_fedavg(..., replicates=R)`` after its validation (see there)."""
-    kept = d * k + k + 2 * (rounds + 1) + (0 if model is not None else n * (d + k) + d * k)
+    kept = d * k + k + 2 * (rounds + 1) + n * (d + k) + d * k
     check_alloc(R * kept, "the results of the replicates (R x (B, w, trajectories and ground truths))",
                 replicates=R, n=n, d=d, k=k, rounds=rounds)
     check_iterations(R * (rounds + 1), "the replicate rounds", replicates=R, rounds=rounds)
     seeds = spawn_seeds(seed, R)
     children = [spawn_seeds(s, 4) for s in seeds]
-    models = [model if model is not None else make_model(d, k, n, sigma=sigma, head_norm=head_norm, design=design,
-                                                         seed=ch[0]) for ch in children]
+    models = _replicate_models(model, children, d=d, k=k, n=n, sigma=sigma, head_norm=head_norm, design=design)
     # per replicate and round: the batch, its features and the per-client copies of B and their gradients
     per = n_sel * m * (d + 2 * k + 2) + 3 * n_sel * d * k + n * (2 * d + k) + (n * m * (d + 1) if not fresh_batches
                                                                                   else 0)
