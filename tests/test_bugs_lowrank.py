@@ -405,3 +405,301 @@ def test_theorem1_bound_printed_variant_and_domain_edges():
     with pytest.raises(ValueError, match="`L2`"):
         theorem1_bound(10.0, d=1, eta=0.5, L2=0.0)
     assert theorem1_min_rank(2) == theorem1_min_rank(2, 2.0)
+
+
+# --------------------------------------------------------------------------- survivors of the mutation run (issue 11)
+def test_theorem2_r_log_space_fallback_against_mpmath():
+    """Where K_1 overflows float64, theorem2_r recomputes log K_1 itself; the referee evaluates (47)
+    directly in 60-digit arithmetic (no logarithms). eta close to (2 alpha + 2) d makes the second
+    term of the max win, so every factor of K_1 shows in r."""
+    import mpmath
+
+    with mpmath.workdps(60):
+        _check_theorem2_r_fallback(mpmath)
+
+
+def _check_theorem2_r_fallback(mpmath):
+    for d, eta, kw in [(10, 45.0, dict(kappa=3.0, eps=0.05, B=2.0, mu=0.2, p=2, L2=2.0, F0_gap=0.5)),
+                       (1, 400.0, dict(L2=0.5)), (4, 200.0, dict(alpha=2.0, L2=3.0))]:
+        assert theorem2_K1(d, eta, kw.get("L2", 1.0)) == math.inf  # the fallback is what is tested
+        kappa, eps, B, mu, p = (mpmath.mpf(kw.get(k, v)) for k, v in
+                                (("kappa", 2.0), ("eps", 0.01), ("B", 1.0), ("mu", 0.1), ("p", 1)))
+        L2, F0, alpha = (mpmath.mpf(kw.get(k, v)) for k, v in (("L2", 1.0), ("F0_gap", 1.0), ("alpha", 1.0)))
+        D, E = mpmath.mpf(d), mpmath.mpf(eta)
+        K1 = (L2 ** D * E ** D * mpmath.e ** (E * (D + 1)) * D ** (E / 2)
+              * (2 * E + 2 * D) ** (E * D) / (E - 1) ** (E * D))
+        A = F0 + 9 * (B + 3) ** 4 * p / (2 * mu)
+        inner = K1 * (kappa * A / ((kappa - 1) * eps)) ** (D / 2)
+        expo = 1 / (E - (2 * alpha + 2) * D)
+        first = mpmath.e * mpmath.sqrt(D) * 2 ** D * (E + D) ** D
+        corrected = mpmath.ceil(max(first, inner ** expo))
+        printed = mpmath.ceil(max(first, inner) ** expo)
+        assert theorem2_r(d, eta, **kw) == pytest.approx(float(corrected), rel=1e-9)
+        assert theorem2_r(d, eta, **kw, variant="printed") == pytest.approx(float(printed), rel=1e-9)
+        if d == 10:
+            assert inner ** expo > 1e10 * first  # the second term wins: K_1 matters
+
+
+def test_theorem2_validation_names_the_parameter():
+    with pytest.raises(ValueError, match="`d`"):
+        theorem2_r(d=0, eta=50.0, L2=0.0)  # d first, not the later L2
+    for eta in (-1.0, 0.0):  # eta > 0 is checked before kappa
+        with pytest.raises(ValueError, match="`eta`"):
+            theorem2_r(d=1, eta=eta, kappa=1.0)
+    # 0 < eta <= (2 alpha + 2) d: the message states Theorem 2's condition
+    with pytest.raises(ValueError, match=r"`eta` must exceed \(2 alpha \+ 2\) d = 4"):
+        theorem2_r(d=1, eta=0.5)
+    with pytest.raises(ValueError, match="`mu`"):
+        theorem2_r(d=1, eta=50.0, mu=0.0)
+    with pytest.raises(ValueError, match="`variant`"):
+        theorem2_r(d=1, eta=50.0, variant="typo")
+    with pytest.raises(ValueError, match=r"needs kappa > 1"):
+        theorem2_S(kappa=1.0)
+    with pytest.raises(ValueError, match="`eta`"):
+        theorem2_K1(1, 1.0)  # eta = 1: (eta - 1) in a denominator
+    with pytest.raises(ValueError, match="`d`"):
+        theorem1_min_rank(0)
+    with pytest.raises(ValueError, match="eta <= 171"):
+        theorem1_bound(10.0, d=1, eta=200.0)  # l = 199: l! overflows float64
+
+
+def test_theorem2_hand_values_at_defaults_and_eta_below_2():
+    # S at the documented defaults: A = 1 + 9 * 4^4 / 0.2 = 11521, log2(11521 / 0.01) = 20.14
+    assert theorem2_S() == 21
+    # K_1 for d = 1, eta = 1.5 (eta in (1, 2] is allowed), L2 = 1: 1.5 e^3 (5 / 0.5)^1.5
+    assert theorem2_K1(1, 1.5) == pytest.approx(1.5 * math.exp(3) * 10 ** 1.5, rel=1e-12)
+
+
+def test_fedave_b_star_viete_is_quiet_for_phi_zero():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # C3 = 0: 1/0 inside, but no RuntimeWarning escapes
+        with pytest.raises(ValueError, match="Viete"):
+            fedave_b_star_viete(10, 0.0, 1.0, 0.01, 1.0)
+
+
+def test_run_fedlrgd_and_appendix_c_validation_names():
+    prob = make_logistic_problem(d=3, r=5, m=3, s=2, seed=1)
+    with pytest.raises(ValueError, match="`phi`"):
+        run_fedlrgd(prob, phi=-1.0, S=2)
+    small = dict(k=2, d=2, classes=2, n_train=5)
+    for bad, name in ((dict(n_train=0), "n_train"), (dict(mu=-1.0), "mu"), (dict(threshold=0.0), "threshold"),
+                      (dict(threshold=1.5), "threshold")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            # min_weight huge: no slice is kept, so only the up-front validation can refuse the input
+            appendix_c_ranks(**{**small, "min_weight": 1e9, **bad})
+
+
+def test_appendix_c_ranks_documented_defaults():
+    ranks, p, kept = appendix_c_ranks(d=2, n_train=50)
+    assert p == 10 * 2  # classes = 10 by default: p = classes * d
+    ranks2, p2, kept2 = appendix_c_ranks(60, d=2, classes=10, n_train=50, seed=0)  # k = 60 by default
+    np.testing.assert_array_equal(ranks, ranks2)
+    assert (p, kept) == (p2, kept2)
+
+
+def test_theory_validation_and_overflow_messages_name_the_parameters():
+    cases = [
+        (lambda: lemma1_bound(2.0, 1.5, L2=0.0), "`L2`"),
+        (lambda: inequality52(0, 1), "`d`"),
+        (lambda: inequality52(1, -0.5), "`l`"),
+        (lambda: theorem2_r(1, 50.0, B=0.0), "`B`"),
+        (lambda: theorem2_S(eps=0.0), "the accuracy `eps`"),
+        (lambda: theorem2_S(p=0), "`p`"),
+        (lambda: fedlrgd_gamma(1, -1, 1, 1, 1), "`s`"),
+        (lambda: fedlrgd_gamma(1, 1, 1, 1, -1), "`phi`"),
+        (lambda: fedlrgd_gamma(1, 1, 1, 1, 1, tau=-1.0), "`tau`"),
+        (lambda: fedlrgd_gamma(1e200, 1, 1, 1, 1), "^Gamma overflows"),
+        (lambda: fedave_constraint_T(1.0, 0.0, 0.01, 1.0), r"`m` must be in \(0"),
+        (lambda: fedave_constraint_T(1.0, 1.0, 0.01, 0.0), "`C`"),
+        (lambda: fedave_gamma_numeric(1e-14, 1.0, 1.0, 0.01, 1.0), "`m` must exceed"),
+        (lambda: lemma4_gap(-0.1), "`t`"),
+        (lambda: lemma4_gap(1.5), "`t`"),  # t^2 > 2: arcsin(1 - t^2) undefined
+        (lambda: proposition1_ratio(100.0, m=50, phi=10.0, C=0.0), "`C`"),
+        (lambda: proposition1_ratio(100.0, m=50, phi=10.0, d=2, c1=1e-300), "`c1`"),  # eta rounds to 4 d
+        (lambda: theorem1_bound(10.0, d=1, eta=0.5, L2=1e200), "constant of Theorem 1 overflows"),
+        (lambda: erlang_quantile_bounds(1e308, 3), r"`b`=1e\+308"),
+        (lambda: erlang_max_approximation(1e308, 3), r"`b`=array\(1\.e\+308\)"),
+        # phi tau m overflows while T stays finite: the minimum itself is not finite
+        (lambda: fedave_gamma_numeric(10, 1e300, 1e10, 0.01, 1.0),
+         r"^Gamma_min overflows.*`phi`=1e\+300.*`C`=1\.0"),
+    ]
+    for call, pattern in cases:
+        with pytest.raises(ValueError, match=pattern), np.errstate(over="ignore"):
+            call()
+
+
+def test_lemma1_bound_underflows_quietly_and_hand_values():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert lemma1_bound(1e300, 2.0) == 0.0  # 1 / (1! 1e600): below the smallest float64
+    # K_1 for d = 2, eta = 3, L2 = 1: 3^2 e^9 2^1.5 (6 + 4)^6 / 2^6
+    assert theorem2_K1(2, 3.0) == pytest.approx(9 * math.exp(9) * 2 ** 1.5 * 1e6 / 64, rel=1e-12)
+    # S with F0_gap at its default 1: mu = 1152 makes 9 (B+3)^4 p/(2 mu) = 1, so A = 2; log2(2 / 0.55) = 1.86
+    assert theorem2_S(mu=1152.0, eps=0.55) == 2
+    # Theorem 3's bracket for m < 1: m = 0.5, phi = 2, tau = 1, C/eps_t = 100
+    (lo, hi), (blo, bhi) = fedave_bracket(0.5, 2.0, 1.0, 0.01, 1.0)
+    assert (lo, hi) == pytest.approx((0.75 * 10 ** 1.5, 8 * 10 ** 1.5), rel=1e-12)
+    assert (blo, bhi) == pytest.approx((0.25 * 0.1 ** 0.5, 0.1 ** 0.5), rel=1e-12)
+
+
+def test_fedave_gamma_numeric_tau_and_the_grid_end():
+    # tau = 2 against a dense grid of b (T from (80), checked as a root of the quadratic elsewhere)
+    m, phi, tau, eps_t, C = 20, 5.0, 2.0, 0.01, 1.0
+    G, b_star, _ = fedave_gamma_numeric(m, phi, tau, eps_t, C)
+    grid = np.exp(np.linspace(-5, 12, 200001))
+    vals = fedave_constraint_T(grid, m, eps_t, C) * (grid + phi * tau * m)
+    assert G == pytest.approx(vals.min(), rel=1e-8)
+    assert b_star == pytest.approx(grid[np.argmin(vals)], rel=1e-3)
+    # eps_t / C huge: g decreases over the whole search range [e^-10, 1e8 m], so the minimiser is its end
+    m, eps_t = 10.0, 1e60
+    grid = np.exp(np.linspace(-10, math.log(1e8 * m), 20001))
+    vals = fedave_constraint_T(grid, m, eps_t, 1.0) * (grid + 2.0 * m)
+    assert np.argmin(vals) == grid.size - 1
+    G, b_star, _ = fedave_gamma_numeric(m, 2.0, 1.0, eps_t, 1.0)
+    assert b_star == pytest.approx(1e8 * m, rel=1e-4)
+    assert G <= vals.min() * (1 + 1e-12)
+
+
+def test_proposition1_ratio_passes_kappa_mu_and_B_through():
+    # Appendix E with d = 1, c1 = 4, alpha = 1: eta = 8, p = 1, eps = 1/pe; s = m by default, tau = 1, C = 1
+    m, phi, kw = 30, 4.0, dict(kappa=3.0, B=2.0, mu=0.5)
+    for pe in (50.0, 1e5):
+        r = theorem2_r(1, 8.0, eps=1 / pe, **kw)
+        S = theorem2_S(eps=1 / pe, **kw)
+        assert r != theorem2_r(1, 8.0, eps=1 / pe) and S != theorem2_S(eps=1 / pe)  # the options matter here
+        expected = (r * r + r * m + r * S + phi * m * r) / (8 * phi * m * pe ** 0.75)
+        assert proposition1_ratio(pe, m=m, phi=phi, **kw) == pytest.approx(expected, rel=1e-12)
+
+
+# ------------------------------------------------------------------------- algorithms.py: survivors of the mutation run
+from fedtheory.lowrank.model import PowerSum  # noqa: E402
+
+
+def test_taylor_matrix_at_theta_equal_to_a_centre_with_abs():
+    """``PowerSum`` (eta = 1.5, l = 1) is built from ``Abs(x - t)``; its derivative is ``sign(u)|u|^0.5`` up to a
+    constant, which vanishes at u = 0. With theta at a cell centre the approximant is exactly 0 there (g and g'
+    vanish at z = theta), and everywhere within Lemma 1's bound."""
+    fn = PowerSum(eta=1.5, L2=1.0, d=1, p=1)
+    q = 4.0
+    centres = np.array([[0.25], [0.75]])  # l1_cover(4, 1): (2j - 1)/q
+    Theta = np.vstack([centres, [[0.4]]])
+    X = np.linspace(0, 1, 41)[:, None]
+    N, used, n_cells = taylor_matrix(fn, X, Theta, q)
+    assert (used, n_cells) == (2, 2)
+    assert np.all(np.isfinite(N))
+    near = (X[:, 0] < 0.5)  # points whose cell centre is 0.25
+    assert np.all(N[near, 0] == 0.0) and np.all(N[~near, 1] == 0.0)
+    assert np.max(np.abs(fn.matrix(X, Theta) - N)) <= lemma1_bound(q, 1.5, 1.0) * (1 + 1e-9)
+
+
+def test_taylor_matrix_and_svd_tail_validation():
+    fn = PowerSum(eta=1.5, L2=1.0, d=1, p=1)
+    X, Theta = np.array([[0.1], [0.9]]), np.array([[0.2]])
+    cases = [
+        (lambda: taylor_matrix(fn, np.zeros((3, 2)), Theta, 4.0), "`X` must have shape"),
+        (lambda: taylor_matrix(fn, np.zeros(3), Theta, 4.0), "`X`"),
+        (lambda: taylor_matrix(fn, np.array([[1.5]]), Theta, 4.0), "`X` must lie in"),
+        (lambda: taylor_matrix(fn, np.array([[-0.5]]), Theta, 4.0), "`X` must lie in"),
+        (lambda: taylor_matrix(fn, X, np.zeros((2, 2)), 4.0), "`Theta` must have shape"),
+        (lambda: taylor_matrix(fn, X, np.zeros(2), 4.0), "`Theta`"),
+        (lambda: svd_tail(np.ones(3)), "`M` must have shape"),
+        (lambda: l1_cover(2.0, 3), r"\(explicit covers are implemented for d = 1 and d = 2\)"),
+    ]
+    for call, pattern in cases:
+        with pytest.raises(ValueError, match=pattern):
+            call()
+
+
+def test_make_logistic_problem_label_noise_is_gaussian_with_sd_one_half():
+    """``y = sigmoid(3 theta^T x - 1 + 0.5 z)``, z standard normal: logit(y) is linear in x with intercept -1
+    and i.i.d. N(0, 1/4) residuals. Referee: ordinary least squares on logit(y), then the residuals' sd,
+    tails and a normality test."""
+    prob = make_logistic_problem(d=3, r=10, m=40, s=50, seed=4)
+    Z = prob.all_data
+    y = special.logit(Z[:, -1])
+    A = np.column_stack([np.ones(len(Z)), Z[:, :-1]])
+    coef, *_ = np.linalg.lstsq(A, y, rcond=None)
+    res = y - A @ coef
+    n = len(res)
+    assert abs(coef[0] + 1) < 0.1  # intercept -1 (se about 0.04 here)
+    assert np.all(np.abs(coef[1:]) <= 3.1)  # 3 theta with theta in [-1, 1]^2
+    sd = res.std(ddof=3)
+    assert abs(sd - 0.5) < 4.5 * 0.5 / math.sqrt(2 * n)
+    assert stats.kstest(res / 0.5, "norm").pvalue > 1e-3
+    assert np.max(np.abs(res)) < 0.5 * 5  # no heavy tails
+
+
+def test_make_logistic_problem_validation():
+    cases = [
+        (lambda: make_logistic_problem(d=1), "`d`"),
+        (lambda: make_logistic_problem(r=0), "`r`"),
+        (lambda: make_logistic_problem(s=0), "`s`"),
+        (lambda: make_logistic_problem(m=10 ** 6, s=10 ** 6), r"`m`=1000000, `s`=1000000, `d`=3, `r`=10"),
+    ]
+    for call, pattern in cases:
+        with pytest.raises(ValueError, match=pattern):
+            call()
+
+
+def test_run_fedlrgd_validation_and_one_step():
+    prob = make_logistic_problem(d=3, r=5, m=3, s=2, seed=1)
+    cases = [
+        (lambda: run_fedlrgd(prob, rcond=-1.0, S=2), "`rcond`"),
+        (lambda: run_fedlrgd(prob, r=0, S=2), "`r`"),
+        (lambda: run_fedlrgd(prob, r=4, S=2), r"server samples \(5\); got r=4"),
+        (lambda: run_fedlrgd(prob, S=10 ** 12), r"inexact GD would run .*`S`=1000000000000"),
+    ]
+    for call, pattern in cases:
+        with pytest.raises(ValueError, match=pattern):
+            call()
+    res = run_fedlrgd(prob, S=1, phi=2.0)  # S = 1 is allowed: one inexact GD step
+    assert res.counters["server_grads"] == 5 * 5 + 5 * 1
+    assert res.theta.shape == (2, 2) and res.gamma == 25 + (5 * 2 + 2.0 * 3) + 4 * 2.0 * 3 + 5
+
+
+def test_erlang_max_mc_and_mm1_validation():
+    cases = [
+        (lambda: erlang_max_mc(0, 3), "`b`"),
+        (lambda: erlang_max_mc(-1.0, 3), "`b`"),
+        (lambda: erlang_max_mc(1, 10 ** 10, n_samples=1), "`n_samples` must be"),  # checked before the size
+        (lambda: erlang_max_mc(1, 10 ** 9), r"`k`=1000000000, `n_samples`=20000"),
+        (lambda: erlang_max_mc(1e308, 2), "the replications overflow float64 for `b`"),
+        (lambda: mm1_departure_times(5, 1.0), "a stable queue needs nu > 1"),
+        (lambda: mm1_departure_times(5, 2.0, reps=0), "`reps`"),
+        (lambda: mm1_departure_times(5, 2.0, reps=10 ** 12), "^the replications would need"),
+        (lambda: mm1_departure_times(25_000_001, 2.0, reps=1), "event-by-event simulation"),  # 1e8 events
+    ]
+    for call, pattern in cases:
+        with pytest.raises(ValueError, match=pattern), np.errstate(over="ignore"):
+            call()
+
+
+def test_appendix_c_ranks_validation_k_and_classes():
+    small = dict(k=2, d=2, classes=2, n_train=5, min_weight=1e9)  # nothing kept: only validation can refuse
+    for bad, name in ((dict(k=0), "k"), (dict(classes=1), "classes")):
+        with pytest.raises(ValueError, match=f"`{name}`"):
+            appendix_c_ranks(**{**small, **bad})
+
+
+@pytest.mark.parametrize("threshold", [0.9, 0.99])
+def test_appendix_c_ranks_two_classes_come_in_equal_pairs(threshold):
+    """Two classes, mu = 0: softmax probabilities sum to 1 over the classes and the labels are one-hot, so
+    ``d f/d W[0, :] = -d f/d W[1, :]`` for every sample and parameter: the slice of weight (0, l) is minus the
+    slice of (1, l) and has the same approximate rank. Gradient descent from W = 0 keeps W[0] = -W[1], so the
+    kept weights are symmetric too: ranks = [ranks of class 0, the same again for class 1]."""
+    k, d = (20, 4) if threshold == 0.9 else (30, 3)
+    ranks, p, kept = appendix_c_ranks(k=k, d=d, classes=2, mu=0.0, n_train=300, threshold=threshold, seed=0)
+    assert p == 2 * d and kept % 2 == 0 and kept > 0
+    np.testing.assert_array_equal(ranks[: kept // 2], ranks[kept // 2:])
+
+
+def test_appendix_c_ranks_theta_star_is_trained():
+    """Two classes with means in [0.2, 0.8]^d and noise sd 0.15: the logistic fit's weights are of order
+    |mean difference| / 0.15^2 (linear discriminant), far above 0.5, so min_weight = 0.5 keeps every weight;
+    an untrained (or badly trained) theta* near 0 would keep none."""
+    ranks, p, kept = appendix_c_ranks(k=5, d=4, classes=2, n_train=200, min_weight=0.5, seed=0)
+    assert kept == p == 8
