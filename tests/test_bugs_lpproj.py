@@ -490,6 +490,7 @@ def test_uniform_loss_edges_lam_zero_and_projection_term():
 @pytest.mark.parametrize("bad, name", [(dict(n=0), "n"), (dict(d=0, d_sub=1), "d"), (dict(sigma=-1.0), "sigma"),
                                        (dict(Sigma=float("nan")), "Sigma"),
                                        (dict(attack="same-value", N_a=-1, tau=0.1), "N_a"),
+                                       (dict(N=1), "N"), (dict(Sigma=-0.1), "Sigma"),
                                        (dict(attack=None, N_a=-1), "N_a")])
 def test_uniform_loss_errors_name_the_parameter(bad, name):
     """The validation names the parameter it rejects: `n` (not `N`), `d` = 0 (not the d_sub range that
@@ -581,6 +582,15 @@ def test_effective_heterogeneity_ignores_tau_without_malicious_clients():
     (lambda: per_client_test_loss("pfedme", 1.0, np.eye(3), n=5, sigma=-1.0), "sigma"),
     (lambda: fairness_V("fedavg", 1.0, np.zeros(3)), "W"),
     (lambda: fairness_V("fedavg", 1.0, np.zeros((2, 3, 4))), "W"),
+    (lambda: fairness_V("fedavg", 1.0, np.eye(3), b=0.0), "b"),
+    (lambda: fairness_V("lp-proj-2", 1.0, np.eye(3), P=np.ones((1, 2))), "P"),
+    (lambda: expected_fairness_V("fedavg", 0.0, N=4, Sigma_w=np.eye(2), variant="typo"), "variant"),
+    (lambda: expected_fairness_V("fedavg", 0.0, N=4, Sigma_w=np.ones(2)), "Sigma_w"),
+    (lambda: loss_derivative_lpproj(1.0, d_sub=2, N=10, n=0), "n"),
+    (lambda: loss_derivative_lpproj(1.0, d_sub=2, N=10, n=20, sigma=-1.0), "sigma"),
+    (lambda: signflip_moments(np.eye(2), 1.0, 1.0, 1.0, 1), "w"),
+    (lambda: signflip_moments(np.ones(2), -1.0, 1.0, 1.0, 1), "tau"),
+    (lambda: signflip_moments(np.ones(2), 1.0, 1.0, 1.0, 0), "n"),
     (lambda: expected_fairness_V("fedavg", 0.0, N=4, Sigma_w=np.ones((2, 3))), "Sigma_w"),
     (lambda: expected_fairness_V("lp-proj-2", 0.0, N=4, Sigma_w=np.eye(2), P=np.ones((1, 3))), "P"),
 ])
@@ -599,12 +609,13 @@ def test_theory_messages_start_with_their_subject():
         signflip_moments(np.zeros(10 ** 6), 1.0, 1.0, 1.0, 1)
     with np.errstate(all="ignore"):
         # sigma^2 d/(2n) = 1e308 * 100/2 overflows
-        with pytest.raises(ValueError, match="^the test loss overflows float64"):
+        with pytest.raises(ValueError, match=r"^the test loss overflows float64.*`N`=10, `n`=1, `d`=100, `d_sub`=2, "
+                                             r"`b`=1\.0, `sigma`=1e\+154"):
             uniform_loss("local", 0.0, N=10, n=1, d=100, d_sub=2, sigma=1e154)
         big = np.array([[1e200], [-1e200]])
-        with pytest.raises(ValueError, match="^the per-client losses overflows float64"):
+        with pytest.raises(ValueError, match=r"^the per-client losses overflows float64.*`W`, `P`, `lam`="):
             per_client_test_loss("fedavg", 1.0, big, n=5)
-        with pytest.raises(ValueError, match=r"^V overflows float64.*`W`, `P`, `lam`="):
+        with pytest.raises(ValueError, match=r"^V overflows float64.*`W`, `P`, `lam`=array\(1\.\), `b`=1\.0$"):
             fairness_V("fedavg", 1.0, big)
         with pytest.raises(ValueError, match=r"^E V overflows float64.*`Sigma_w`, `P`, `lam`="):
             expected_fairness_V("pfedme", 1.0, N=4, Sigma_w=np.array([[1e200]]))
@@ -639,6 +650,13 @@ def _small_stack(N=3, d=2):
     (lambda: admm_l1_inner(*_small_stack(), np.zeros((3, 1)), 1.0, nu=-1.0), "nu"),
     (lambda: admm_l1_inner(*_small_stack(), np.zeros((3, 1)), 1.0, max_iter=0), "max_iter"),
     (lambda: run_algorithm1(make_problem(N=3, d=2, d_sub=1, n=5), 1.0, eta=0.0), "eta"),
+    (lambda: run_algorithm1(make_problem(N=3, d=2, d_sub=1, n=5), 1.0, beta=-0.5), "beta"),
+    (lambda: closed_form_models("pfedme", np.zeros((3, 2)), 1.0, 1.0, attack="gaussian", N_a=-1), "N_a"),
+    (lambda: closed_form_models("pfedme", np.zeros((3, 2)), 1.0, 0.0), "b"),
+    (lambda: closed_form_models("lp-proj-2", np.zeros((3, 2)), 1.0, 1.0, np.ones((1, 3))), "P"),
+    (lambda: attack_messages(np.random.default_rng(0), "gaussian", np.full((2, 3), np.nan), 1.0), "honest"),
+    (lambda: benign_losses(np.zeros((3, 2)), np.full((3, 2), np.nan), 1.0, 0.5), "W"),
+    (lambda: admm_l1_inner(np.eye(2), *_small_stack()[1:], np.zeros((3, 1)), 1.0), "G"),
 ])
 def test_algorithms_errors_name_the_parameter(call, name):
     with pytest.raises(ValueError, match=f"^`{name}` "):
@@ -660,7 +678,8 @@ def test_algorithms_messages_start_with_their_subject():
     tall = LinearFLProblem(W=np.zeros((2, 1)), n=10 ** 9, b=1.0, sigma=1.0, P=np.eye(1))
     with pytest.raises(ValueError, match=r"^the designs \(N x n x d\) would need .*`N`=2, `n`=1000000000, `d`=1$"):
         run_algorithm1(tall, 1.0)
-    with pytest.raises(ValueError, match=r"^Algorithm 1 \(T rounds of R local steps\) would run"):
+    with pytest.raises(ValueError, match=r"^Algorithm 1 \(T rounds of R local steps\) would run .*"
+                                         r"got `T`=1000000, `R`=1000000$"):
         run_algorithm1(prob, 1.0, T=10 ** 6, R=10 ** 6)
     with pytest.raises(ValueError, match="^the ADMM iterations would run"):
         admm_l1_inner(*_small_stack(), np.zeros((3, 1)), 1.0, max_iter=10 ** 12)
@@ -710,3 +729,45 @@ def test_admm_stops_at_an_exact_fixed_point_and_uses_rho():
     x2, it2 = admm_l1_inner(G, h, P, w, 0.5, rho=5.0, nu=1e-20)
     np.testing.assert_allclose(x1, x2, atol=1e-8)
     assert it1 != it2
+
+
+def test_theory_messages_more_subjects_and_values():
+    base = dict(N=10, n=20, d=4, d_sub=2)
+    with pytest.raises(ValueError, match=r"^`N_a` .*\(no attack: N_a must be 0\)"):
+        uniform_loss("pfedme", 1.0, N_a=1, **base)
+    with pytest.raises(ValueError, match=r"^`variant`='printed' is defined for the clean losses only$"):
+        uniform_loss("pfedme", 1.0, variant="printed", attack="same-value", N_a=2, tau=0.1, **base)
+    # D = 0 + (2/100)(0 - 1/20) < 0: no minimiser; the message reports the N_a it was given
+    with pytest.raises(ValueError, match=r"got Sigma=0\.0, tau=0\.0, M0=None, N_a=2$"):
+        minimal_loss("pfedme", Sigma=0.0, attack="same-value", N_a=2, **base)
+    # all defaults: lambda* = (1 - 1/100) * 1/200 / 0.1
+    assert optimal_lambda() == pytest.approx(0.0495, rel=1e-12)
+    with np.errstate(all="ignore"):
+        with pytest.raises(ValueError, match=r"^the derivative overflows float64.*`N`=10, `n`=20, `b`=1\.0, "):
+            loss_derivative_lpproj(1.0, d_sub=10, N=10, n=20, Sigma=1e308)
+        with pytest.raises(ValueError, match=r"^E V overflows float64.*`Sigma_w`, `P`, `lam`="):
+            expected_fairness_V("fedavg", 1.0, N=4, Sigma_w=np.array([[1e200]]))
+
+
+def test_algorithms_type_errors_edges_and_guards():
+    prob = make_problem(N=3, d=2, d_sub=1, n=5)
+    with pytest.raises(TypeError, match="^`problem` "):
+        exact_loss("pfedme", 1.0, "problem")
+    with pytest.raises(TypeError, match="^`rng` "):
+        attack_messages(0, "gaussian", np.zeros((2, 3)), 1.0)
+    with pytest.raises(ValueError, match=r"^`tau` must be in \[0, inf\) \(attack standard deviation\); got"):
+        attack_messages(np.random.default_rng(0), "gaussian", np.zeros((2, 3)), -1.0)
+    with pytest.raises(ValueError, match=r"^`lam` must be > 0 for p=1 \(the ADMM penalty rho = lam\)$"):
+        run_algorithm1(prob, 0.0, method="lp-proj", p=1)
+    # G_k + rho P^T P singular (G = 0, P of rank 1 < d)
+    with pytest.raises(ValueError, match=r"^singular system .*\(`G`, `P`, `rho`, which defaults to `lam`\)$"):
+        admm_l1_inner(np.zeros((3, 2, 2)), np.zeros((3, 2)), np.eye(2)[:1], np.zeros((3, 1)), 1.0)
+    # the reduced sampler needs P P^T = I to 1e-10: rows with inner product 1e-9 are refused
+    skew = LinearFLProblem(W=np.zeros((3, 3)), n=5, b=1.0, sigma=1.0, P=np.array([[1.0, 0, 0], [1e-9, 1.0, 0]]))
+    with pytest.raises(ValueError, match="^`sampler`='reduced' applies to method='lp-proj-2' with orthonormal-row P"):
+        mc_test_loss("lp-proj-2", skew, 1.0, n_samples=10, sampler="reduced")
+    # the history of T + 1 global iterates takes 8 d bytes each: with d = 8, T = 6e7 it fits the 4 GiB guard
+    # (3.84e9 bytes), so the next guard (the designs, n = 1e9) is the one that refuses the call
+    tall = LinearFLProblem(W=np.zeros((2, 8)), n=10 ** 9, b=1.0, sigma=1.0, P=np.eye(8)[:1])
+    with pytest.raises(ValueError, match=r"^the designs \(N x n x d\)"):
+        run_algorithm1(tall, 1.0, T=60_000_000, R=1)
