@@ -111,7 +111,6 @@ def test_equal_in_law_to_independent_single_runs():
     (dict(replicates=2.5), TypeError, "`replicates`"),
     (dict(replicates=True), TypeError, "`replicates`"),
     (dict(replicates="3"), TypeError, "`replicates`"),
-    (dict(replicates=2, target=0.1), ValueError, "`replicates`.*`target`"),
     (dict(replicates=2, stage_lengths="lemma_b1", a_stage=0.1), ValueError, "`replicates`.*`stage_lengths`"),
     (dict(replicates=2, record_identities=True), ValueError, "`replicates`.*`record_identities`"),
     (dict(replicates=10 ** 12), ValueError, "`replicates`=1000000000000"),
@@ -134,3 +133,104 @@ def test_replicate_result_indexing_and_summary():
     np.testing.assert_array_equal(res.bound_violations, [r.bound_violations.size for r in res])
     np.testing.assert_array_equal(res.time_to(0.5), [r.time_to(0.5) for r in res])
     assert res.participants.shape == res.stage.shape == (3, SMALL["rounds"])
+
+
+# ----------------------------------------------------------------------------- run-until-target
+TARGET_OPTIONS = [
+    dict(),
+    dict(sampler="reduced"),
+    dict(sampler="reduced", speeds="iid", resample="round", eval_every=2),
+    dict(carry="pre_qr", eval_every=3),
+    dict(schedule="all", speeds="dynamic", comm_cost=2.0, lam=2.0),
+    dict(design="rademacher", speeds="mixture", stage_lengths=[2, 5]),
+]
+
+
+def _ragged_target(res):
+    """A target at which one replicate stops at round 0, one at round 1 and one never stops (from the
+    untargeted trajectories, which the targeted run follows up to each stop)."""
+    D = res.dist
+    for t in sorted(set(D[:, 0]) | set(D[:, 1])):
+        if (D[:, 0] <= t).any() and ((D[:, 0] > t) & (D[:, 1] <= t)).any() and (D.min(axis=1) > t).any():
+            return float(t)
+    raise AssertionError("no ragged target for this seed")
+
+
+def _assert_same_run(got, one):
+    for f in FIELDS:
+        x, y = getattr(got, f), getattr(one, f)
+        assert x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes(), f
+    assert got.E0 == one.E0 and got.eta == one.eta
+
+
+@pytest.mark.parametrize("opts", TARGET_OPTIONS, ids=_ids)
+def test_target_replicate_j_is_the_single_run_with_the_jth_child_seed(opts):
+    R, T = 8, SMALL["rounds"]
+    kw = {**SMALL, **opts}
+    free = run_srpfl(**kw, replicates=R, seed=2)
+    target = _ragged_target(free)  # a dist value itself: stops on equality, as dist <= target
+    res = run_srpfl(**kw, target=target, replicates=R, seed=2)
+    assert res.params["target"] == target and res.rounds_run.dtype.kind == "i"
+    assert {0, 1, T} <= set(res.rounds_run.tolist())
+    assert res.dist.shape == res.wall_clock.shape == res.mse.shape == (R, T + 1)
+    assert res.a.shape == res.bound.shape == res.participants.shape == res.stage.shape == (R, T)
+    for j, child in enumerate(spawn_seeds(2, R)):
+        one = run_srpfl(**kw, target=target, seed=child)
+        got = res[j]
+        _assert_same_run(got, one)
+        params = dict(got.params)
+        assert params.pop("replicate") == j and params == one.params
+        n = int(res.rounds_run[j])
+        assert n == one.dist.size - 1
+        # stopped at the first round whose dist reaches the target, or never reached it
+        hit = np.flatnonzero(free.dist[j] <= target)
+        assert n == (hit[0] if hit.size else T)
+        # padding after the stop; the run up to it is the untargeted one (stopping draws nothing more)
+        assert np.isnan(res.dist[j, n + 1:]).all() and np.isnan(res.wall_clock[j, n + 1:]).all()
+        assert np.isnan(res.mse[j, n + 1:]).all()
+        assert np.isnan(res.a[j, n:]).all() and np.isnan(res.bound[j, n:]).all()
+        assert (res.participants[j, n:] == 0).all() and (res.stage[j, n:] == -1).all()
+        assert res.dist[j, : n + 1].tobytes() == free.dist[j, : n + 1].tobytes()
+        assert res.a[j, :n].tobytes() == free.a[j, :n].tobytes()
+        assert not np.isnan(res.dist[j, : n + 1]).any() and not np.isnan(res.wall_clock[j, : n + 1]).any()
+    np.testing.assert_array_equal(res.time_to(target), [r.time_to(target) for r in res])
+    np.testing.assert_array_equal(res.bound_violations, [r.bound_violations.size for r in res])
+    assert f"0 to {T} of {T} rounds" in res.summary()
+
+
+@pytest.mark.parametrize("opts", [dict(), dict(sampler="reduced", eval_every=2), dict(carry="pre_qr")], ids=_ids)
+def test_target_numbers_do_not_depend_on_the_memory_chunks(monkeypatch, opts):
+    kw = {**SMALL, **opts}
+    target = _ragged_target(run_srpfl(**kw, replicates=8, seed=2))
+    whole = run_srpfl(**kw, target=target, replicates=8, seed=2)
+    assert whole.params["chunk"] == 8
+    for size in (1, 3):  # one replicate per chunk, then chunks of 3, 3 and 2
+        monkeypatch.setattr(rep_mod, "_chunk_size", lambda R, size=size, **_: min(R, size))
+        split = run_srpfl(**kw, target=target, replicates=8, seed=2)
+        assert split.params["chunk"] == size
+        for f in FIELDS + ("E0", "eta", "rounds_run"):
+            a, b = getattr(split, f), getattr(whole, f)
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), (size, f)
+
+
+def test_target_reached_by_all_at_round_0_and_by_none():
+    R = 3
+    kw = dict(SMALL, target=2.0)  # dist <= 1 always: every replicate stops before its first round
+    res = run_srpfl(**kw, replicates=R, seed=4)
+    np.testing.assert_array_equal(res.rounds_run, [0] * R)
+    assert np.isnan(res.dist[:, 1:]).all() and np.isnan(res.a).all() and (res.stage == -1).all()
+    for j, child in enumerate(spawn_seeds(4, R)):
+        _assert_same_run(res[j], run_srpfl(**kw, seed=child))
+    # never reached: the untargeted batch, bitwise, with rounds_run = rounds
+    free = run_srpfl(**SMALL, replicates=R, seed=4)
+    never = run_srpfl(**SMALL, target=1e-9, replicates=R, seed=4)
+    np.testing.assert_array_equal(never.rounds_run, [SMALL["rounds"]] * R)
+    np.testing.assert_array_equal(free.rounds_run, [SMALL["rounds"]] * R)
+    for f in FIELDS:
+        assert getattr(never, f).tobytes() == getattr(free, f).tobytes(), f
+    # the default budget with a target (200 rounds), as a single run
+    short = dict(d=6, k=2, M=8, N=8, n0=2, m=20, sigma=0.0, stage_lengths=3, target=0.2)
+    res = run_srpfl(**short, replicates=2, seed=9)
+    assert res.dist.shape == (2, 201) and (res.rounds_run < 200).all()
+    for j, child in enumerate(spawn_seeds(9, 2)):
+        _assert_same_run(res[j], run_srpfl(**short, seed=child))

@@ -6,7 +6,7 @@ import numpy as np
 from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory.representation import client_diversity, make_heads
-from fedtheory.srpfl import (contraction_bound, floor_recursion, make_speed_model, noise_floor, run_srpfl,
+from fedtheory.srpfl import (contraction_bound, floor_recursion, noise_floor, run_srpfl,
     target_error, theorem47_m_condition, theorem47_probability, vacuous_ratio)
 from .._util import binomial_trials_needed, binomial_verdict
 from ._common import _runs
@@ -79,11 +79,11 @@ def _contraction(full: bool, seed):
     ms, per_m = CONTRACTION_GRID[bool(full)]
     rows = []
     for m, sm in zip(ms, spawn_seeds(seed, len(ms))):
-        for s in spawn_seeds(sm, per_m):
-            s_speed, s_run = spawn_seeds(s, 2)
-            sp = make_speed_model("fixed", M, N, seed=s_speed)
-            res = run_srpfl(d=d, k=k, M=M, N=N, n0=n0, m=m, sigma=sigma, speeds=sp, stage_lengths=25, rounds=T,
-                            sampler="reduced", seed=s_run)
+        # one replicate batch per m: replicate j is the single run with seed spawn_seeds(sm, per_m)[j], with its
+        # own ground truth and its own fixed-speed model (the same model as make_speed_model("fixed", M, N))
+        batch = run_srpfl(d=d, k=k, M=M, N=N, n0=n0, m=m, sigma=sigma, speeds="fixed", stage_lengths=25, rounds=T,
+                          sampler="reduced", replicates=per_m, seed=sm)
+        for res, sp in zip(batch, batch.speed_models):
             sv = _participating_svals(res.model.W_star, sp.fixed_times, sorted(set(res.participants.tolist())))
             a = np.array([0.5 * res.eta * res.E0 * sv[n][-1] ** 2 for n in res.participants])
             if not np.allclose(a, res.a, rtol=1e-9, atol=0):  # the sets are the ones the run aggregated

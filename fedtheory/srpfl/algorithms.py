@@ -172,9 +172,11 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
         :class:`~fedtheory.srpfl.replicates.SRPFLReplicates` (arrays with a leading replicate axis).
         Replicate j equals, bitwise, the single run with seed ``spawn_seeds(seed, replicates)[j]``
         (its own ground truth and speed model unless ``model`` / a ``SpeedModel`` is given), and the
-        numbers do not depend on how the replicates are chunked for memory. Not with ``target``,
-        ``stage_lengths="lemma_b1"`` or ``record_identities`` (their replicates would be ragged or
-        need the batches).
+        numbers do not depend on how the replicates are chunked for memory. With ``target`` each
+        replicate stops at its own round and the arrays are NaN-padded after it (``rounds_run`` gives
+        each replicate's rounds; ``res[j]`` is unpadded). Not with ``stage_lengths="lemma_b1"`` or
+        ``record_identities`` (their replicates would switch stages at their own rounds or need the
+        batches).
 
     Returns
     -------
@@ -238,12 +240,11 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
                 d=d, M=M, N=N, m=m)
     if replicates is not None:
         replicates = check_int(replicates, "replicates", 1)
-        for name, val, bad in (("target", target, target is not None),
-                               ("stage_lengths", stage_lengths, isinstance(stage_lengths, str)),
+        for name, val, bad in (("stage_lengths", stage_lengths, isinstance(stage_lengths, str)),
                                ("record_identities", record_identities, record_identities)):
             if bad:
                 raise ValueError(f"`replicates` cannot be combined with `{name}`={val!r}: the replicates would "
-                                 "stop or switch stages at their own rounds (ragged), or need every round's batch; "
+                                 "switch stages at their own rounds, or need every round's batch; "
                                  "run single runs over spawn_seeds(seed, replicates) instead")
         from .replicates import _run_replicates
 

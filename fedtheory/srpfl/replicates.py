@@ -20,10 +20,18 @@ numbers do not depend on how the replicates are chunked for memory.
 Memory. Replicates run in chunks whose round arrays stay below :data:`CHUNK_BYTES`; results that could
 not fit are refused up front (``check_alloc``, naming ``replicates``).
 
-Not supported (ragged across replicates, or needing per-round batches): ``target`` (each replicate
-would stop at its own round), ``stage_lengths="lemma_b1"`` (stage 0 ends when each replicate's own
-``dist`` crosses X_1) and ``record_identities``; :func:`~fedtheory.srpfl.run_srpfl` refuses them with
-``replicates``.
+Run-until-target (``target``). Each replicate stops at its own round, exactly as the single run's
+loop does (before round t when ``dist_t <= target``), while the others go on; the batch ends when every
+replicate has stopped or after ``rounds``. A stopped replicate's streams are not touched any more (the
+single run has ended) and it costs nothing: each round works on the still-running replicates only (the
+state is compacted when replicates stop). Results are ragged: the arrays keep the full width (R, T+1) /
+(R, T) and hold NaN after each replicate's stop (``participants`` 0 and ``stage`` -1, integers), and
+``rounds_run`` (R,) gives each replicate's number of rounds; ``res[j]`` is the single run's unpadded
+result.
+
+Not supported (needing per-replicate stage schedules or per-round batches): ``stage_lengths="lemma_b1"``
+(stage 0 ends when each replicate's own ``dist`` crosses X_1) and ``record_identities``;
+:func:`~fedtheory.srpfl.run_srpfl` refuses them with ``replicates``.
 """
 from __future__ import annotations
 
@@ -52,10 +60,12 @@ class SRPFLReplicates:
 
     Attributes are those of :class:`~fedtheory.srpfl.algorithms.SRPFLResult` with a leading
     replicate axis: ``dist``, ``wall_clock`` and ``mse`` (R, T+1); ``participants``, ``stage``, ``a``
-    and ``bound`` (R, T); ``E0`` and ``eta`` (R,). ``models`` holds each replicate's ground truth,
+    and ``bound`` (R, T); ``E0`` and ``eta`` (R,). ``rounds_run`` (R,) is the number of rounds each
+    replicate ran (T unless it stopped at ``target``); after it the float arrays hold NaN,
+    ``participants`` 0 and ``stage`` -1. ``models`` holds each replicate's ground truth,
     ``speed_models`` its compute-time model, ``seeds`` its seed sequence. ``res[j]`` is replicate j as
-    an ``SRPFLResult`` (equal to the single run with seed ``seeds[j]``); ``len(res)`` is R and
-    iterating yields the replicates.
+    an ``SRPFLResult`` (equal to the single run with seed ``seeds[j]``, unpadded); ``len(res)`` is R
+    and iterating yields the replicates.
     """
 
     dist: np.ndarray
@@ -67,6 +77,7 @@ class SRPFLReplicates:
     mse: np.ndarray
     E0: np.ndarray
     eta: np.ndarray
+    rounds_run: np.ndarray
     params: dict
     models: tuple = field(repr=False)
     speed_models: tuple = field(repr=False)
@@ -83,9 +94,13 @@ class SRPFLReplicates:
         params.pop("replicates", None)
         params.pop("replicate_seed", None)
         params.pop("chunk", None)
-        return SRPFLResult(dist=self.dist[j], wall_clock=self.wall_clock[j], participants=self.participants[j],
-                           stage=self.stage[j], a=self.a[j], bound=self.bound[j], mse=self.mse[j], identities={},
-                           E0=float(self.E0[j]), eta=float(self.eta[j]), params=params, model=self.models[j])
+        T = int(self.rounds_run[j])
+        # a single run without rounds holds np.array([]) (float) for its per-round integer records
+        parts, stage = (self.participants[j, :T], self.stage[j, :T]) if T else (np.array([]), np.array([]))
+        return SRPFLResult(dist=self.dist[j, :T + 1], wall_clock=self.wall_clock[j, :T + 1], participants=parts,
+                           stage=stage, a=self.a[j, :T], bound=self.bound[j, :T], mse=self.mse[j, :T + 1],
+                           identities={}, E0=float(self.E0[j]), eta=float(self.eta[j]), params=params,
+                           model=self.models[j])
 
     def __iter__(self):
         return (self[j] for j in range(len(self)))
@@ -103,11 +118,16 @@ class SRPFLReplicates:
 
     def summary(self) -> str:
         p = self.params
-        last = self.dist[:, -1]
+        rows = np.arange(len(self))
+        last = self.dist[rows, self.rounds_run]
+        T = self.dist.shape[1] - 1
+        lo, hi = int(self.rounds_run.min()), int(self.rounds_run.max())
+        ran = f"{T} rounds" if lo == hi == T else f"{lo} to {hi} of {T} rounds (target {p.get('target')!r})"
         return (f"{p['schedule']} x {len(self)} replicates: d={p['d']}, k={p['k']}, M={p['M']}, N={p['N']}, "
-                f"n0={p['n0']}, m={p['m']}, speeds={p['speeds']!r}; {self.dist.shape[1] - 1} rounds, final dist "
+                f"n0={p['n0']}, m={p['m']}, speeds={p['speeds']!r}; {ran}, final dist "
                 f"median {np.median(last):.3g} (min {last.min():.3g}, max {last.max():.3g}), median time "
-                f"{np.median(self.wall_clock[:, -1]):.4g}, {int(self.bound_violations.sum())} bound violations")
+                f"{np.median(self.wall_clock[rows, self.rounds_run]):.4g}, "
+                f"{int(self.bound_violations.sum())} bound violations")
 
     def __repr__(self) -> str:
         return f"SRPFLReplicates({self.summary()})"
@@ -129,7 +149,7 @@ def _run_replicates(R, *, d, k, M, N, n0, m, sigma, speeds, lam, comm_cost, sche
                     rounds, eta, head_norm, design, init, resample, carry, speed_variant, straggler_fraction,
                     eval_every, model, sampler, seed: SeedLike, a_stage, target) -> SRPFLReplicates:
     """``run_srpfl(..., replicates=R)`` after its validation (see there)."""
-    kept = 8 * (rounds + 1) + 3 + M + (0 if model is not None else M * (d + 2 * k) + d * k)
+    kept = 8 * (rounds + 1) + 4 + M + (0 if model is not None else M * (d + 2 * k) + d * k)
     check_alloc(R * kept, "the results of the replicates (R x (trajectories, ground truths and speed models))",
                 replicates=R, rounds=rounds, M=M, d=d, k=k)
     check_iterations(R * (rounds + 1), "the replicate rounds", replicates=R, rounds=rounds)
@@ -150,18 +170,19 @@ def _run_replicates(R, *, d, k, M, N, n0, m, sigma, speeds, lam, comm_cost, sche
     etas = np.array([srpfl_default_eta(mod.W_star) if eta is None else eta for mod in models])
     sampler = resolve_sampler(sampler, models[0])
     chunk = _chunk_size(R, M=M, N=N, m=m, d=d, k=k, sampler=sampler)
-    keys = ("dist", "wall_clock", "a", "bound", "mse", "E0")
+    keys = ("dist", "wall_clock", "a", "bound", "mse", "E0", "rounds_run")
     out = {key: [] for key in keys}
     for start in range(0, R, chunk):
         idx = range(start, min(R, start + chunk))
         part = _run_chunk([models[j] for j in idx], [sps[j] for j in idx], [children[j] for j in idx],
                           etas[start:start + len(idx)], M=M, N=N, n0=n0, m=m, C=comm_cost / lam, sizes=sizes,
                           stage_lengths=stage_lengths, rounds=rounds, init=init, resample=resample, carry=carry,
-                          eval_every=eval_every, sampler=sampler)
+                          eval_every=eval_every, sampler=sampler, target=target, first=start)
         for key in keys:
             out[key].append(part[key])
     out = {key: np.concatenate(v) for key, v in out.items()}
-    if not np.all(np.isfinite(out["wall_clock"][:, -1])):
+    rounds_run = out["rounds_run"]
+    if not np.all(np.isfinite(out["wall_clock"][np.arange(R), rounds_run])):
         raise ValueError(f"the simulated clock overflows float64: `lam`={lam!r} too small or `comm_cost`={comm_cost!r} "
                          f"too large (or the `speeds` model's times)")
     parts, stages = _schedule(sizes, stage_lengths, rounds)
@@ -171,11 +192,11 @@ def _run_replicates(R, *, d, k, M, N, n0, m, sigma, speeds, lam, comm_cost, sche
                   comm_cost=comm_cost, stage_lengths=list(stage_lengths), a_stage=a_stage, rounds=rounds,
                   target=target, eta=eta, head_norm=models[0].head_norm, init=init, resample=resample,
                   carry=carry, sampler=sampler, seed=None, replicates=R, replicate_seed=seed_repr(seed), chunk=chunk)
+    ran = np.arange(rounds) < rounds_run[:, None]  # the schedule is common; padded after each stop
     return SRPFLReplicates(dist=out["dist"], wall_clock=out["wall_clock"],
-                           participants=np.broadcast_to(parts, (R, rounds)).copy(),
-                           stage=np.broadcast_to(stages, (R, rounds)).copy(), a=out["a"], bound=out["bound"],
-                           mse=out["mse"], E0=out["E0"], eta=etas, params=params, models=tuple(models),
-                           speed_models=tuple(sps), seeds=tuple(seeds))
+                           participants=np.where(ran, parts, 0), stage=np.where(ran, stages, -1), a=out["a"],
+                           bound=out["bound"], mse=out["mse"], E0=out["E0"], eta=etas, rounds_run=rounds_run,
+                           params=params, models=tuple(models), speed_models=tuple(sps), seeds=tuple(seeds))
 
 
 def _schedule(sizes, stage_lengths, rounds):
@@ -197,8 +218,13 @@ def _exact_mse_one(model, B, m, rng):
 
 
 def _run_chunk(models, sps, children, etas, *, M, N, n0, m, C, sizes, stage_lengths, rounds, init, resample, carry,
-               eval_every, sampler) -> dict:
-    """Rounds of one chunk of replicates (the arrays of an :class:`SRPFLReplicates`, chunk rows)."""
+               eval_every, sampler, target=None, first=0) -> dict:
+    """Rounds of one chunk of replicates (the arrays of an :class:`SRPFLReplicates`, chunk rows).
+
+    With ``target`` a replicate stops before round t once ``dist_t <= target`` (the single run's test);
+    the running replicates' state (iterates, ground truths, steps, streams, sampled clients) is kept
+    compacted to the running ones, ``live`` mapping its rows to chunk rows. ``first`` is the chunk's
+    first replicate (for messages)."""
     Rc = len(models)
     d, k = models[0].d, models[0].k
     sigma = models[0].sigma
@@ -219,20 +245,45 @@ def _run_chunk(models, sps, children, etas, *, M, N, n0, m, C, sizes, stage_leng
     rngs = [as_generator(ch[3]) for ch in children]
     rngs_t = [as_generator(ch[4]) for ch in children]
     rngs_e = [as_generator(ch[5]) for ch in children]
-    rows = np.arange(Rc)[:, None]
-    dist = np.empty((Rc, rounds + 1))
-    clock = np.zeros((Rc, rounds + 1))
+    dist = np.full((Rc, rounds + 1), math.nan)
+    clock = np.full((Rc, rounds + 1), math.nan)
+    clock[:, 0] = 0.0
     mse = np.full((Rc, rounds + 1), math.nan)
-    a_arr = np.empty((Rc, rounds))
-    bound = np.empty((Rc, rounds))
+    a_arr = np.full((Rc, rounds), math.nan)
+    bound = np.full((Rc, rounds), math.nan)
+    rounds_run = np.full(Rc, rounds, dtype=int)
     dist[:, 0] = principal_angle_distance(B, B_star)
-    E0 = np.array([1.0 - float(v) ** 2 for v in dist[:, 0]])  # the single run's scalar arithmetic
+    E0_full = np.array([1.0 - float(v) ** 2 for v in dist[:, 0]])  # the single run's scalar arithmetic
+    E0 = E0_full
     if eval_every:
         mse[:, 0] = [_exact_mse_one(mod, B[j], m, rngs_e[j]) for j, mod in enumerate(models)]
     gaussian = models[0].design == "gaussian"
+    live = np.arange(Rc)  # chunk rows of the running replicates (the rows of the compacted state)
+    rows = live[:, None]
     bufs: dict = {}
     r, in_stage, active, B_bar_prev = 0, 0, None, None
     for t in range(rounds):
+        if target is not None:
+            stop = dist[live, t] <= target  # the single run's test, before the round
+            if stop.any():
+                rounds_run[live[stop]] = t
+                keep = ~stop
+                live = live[keep]
+                if live.size == 0:
+                    break
+                # compact the running state (only when replicates stop: other rounds pay nothing)
+                B, B_star, W_star, theta = B[keep], B_star[keep], W_star[keep], theta[keep]
+                etas, E0 = etas[keep], E0[keep]
+                if B_bar_prev is not None:
+                    B_bar_prev = B_bar_prev[keep]
+                if active is not None:
+                    active = active[keep]
+                kept = np.flatnonzero(keep).tolist()
+                models, sps = [models[j] for j in kept], [sps[j] for j in kept]
+                rngs, rngs_t, rngs_e = [rngs[j] for j in kept], [rngs_t[j] for j in kept], [rngs_e[j] for j in kept]
+                rows = np.arange(live.size)[:, None]
+                bufs.clear()
+        Rl = live.size
         if r != len(sizes) - 1 and in_stage >= stage_lengths[r]:  # stage switching
             r, in_stage, active = r + 1, 0, None
             if carry == "pre_qr":
@@ -247,10 +298,10 @@ def _run_chunk(models, sps, children, etas, *, M, N, n0, m, C, sizes, stage_leng
         if n not in bufs:
             bufs.clear()
             if sampler == "reduced":
-                bufs[n] = (np.empty((Rc, n, m, 2 * k)), np.empty((Rc, n, m)) if sigma > 0 else None,
-                           np.empty((Rc, d, k)))
+                bufs[n] = (np.empty((Rl, n, m, 2 * k)), np.empty((Rl, n, m)) if sigma > 0 else None,
+                           np.empty((Rl, d, k)))
             else:
-                bufs[n] = (np.empty((Rc, n * m, d)), np.empty((Rc, n, m)), np.empty((Rc, n, m)) if sigma > 0 else None)
+                bufs[n] = (np.empty((Rl, n * m, d)), np.empty((Rl, n, m)), np.empty((Rl, n, m)) if sigma > 0 else None)
         if sampler == "reduced":
             a, noise, Np = bufs[n]
             for j, g in enumerate(rngs):  # the stream order of _draw_reduced
@@ -271,24 +322,25 @@ def _run_chunk(models, sps, children, etas, *, M, N, n0, m, C, sizes, stage_leng
                     g.standard_normal(out=noise[j])
             if noise is not None:
                 y += sigma * noise
-            rnd = _round_from_features(B, X, (X @ B).reshape(Rc, n, m, k), y, etas)
+            rnd = _round_from_features(B, X, (X @ B).reshape(Rl, n, m, k), y, etas)
         B, B_bar_prev = rnd.B_next, rnd.B_bar
         sv = np.linalg.svd(W_star[rows, sel] / math.sqrt(n), compute_uv=False)
-        s2 = np.array([v ** 2 for v in sv[:, -1]]) if n >= k else np.zeros(Rc)  # numpy scalar power, as single
+        s2 = np.array([v ** 2 for v in sv[:, -1]]) if n >= k else np.zeros(Rl)  # numpy scalar power, as single
         a_t = 0.5 * etas * E0 * s2
         if np.any(a_t >= 1):
             j = int(np.flatnonzero(a_t >= 1)[0])
             raise ValueError(f"the step `eta`={etas[j]:g} gives a_t = eta E0 sigma_min^2/2 = {a_t[j]:.4g} >= 1 at round "
-                             f"{t} (replicate {j} of `replicates`); Theorem 4.7 needs eta <= 1/(8 sigma_max,*^2) "
-                             "(the default)")
-        a_arr[:, t] = a_t
+                             f"{t} (replicate {first + int(live[j])} of `replicates`); Theorem 4.7 needs "
+                             "eta <= 1/(8 sigma_max,*^2) (the default)")
+        a_arr[live, t] = a_t
         pos = a_t > 0
-        bound[:, t] = math.inf
+        bnd = np.full(Rl, math.inf)
         if np.any(pos):
-            bound[pos, t] = contraction_bound(dist[pos, t], a_t[pos], n / n0)
-        dist[:, t + 1] = principal_angle_distance(B, B_star)
-        clock[:, t + 1] = clock[:, t] + round_time
+            bnd[pos] = contraction_bound(dist[live[pos], t], a_t[pos], n / n0)
+        bound[live, t] = bnd
+        dist[live, t + 1] = principal_angle_distance(B, B_star)
+        clock[live, t + 1] = clock[live, t] + round_time
         if eval_every and (t + 1) % eval_every == 0:
-            mse[:, t + 1] = [_exact_mse_one(mod, B[j], m, rngs_e[j]) for j, mod in enumerate(models)]
+            mse[live, t + 1] = [_exact_mse_one(mod, B[j], m, rngs_e[j]) for j, mod in enumerate(models)]
         in_stage += 1
-    return dict(dist=dist, wall_clock=clock, a=a_arr, bound=bound, mse=mse, E0=E0)
+    return dict(dist=dist, wall_clock=clock, a=a_arr, bound=bound, mse=mse, E0=E0_full, rounds_run=rounds_run)
