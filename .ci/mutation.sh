@@ -27,9 +27,11 @@ python3 -c 'import mutmut' 2>/dev/null || python3 -m pip install -q 'mutmut>=3,<
 modules=(
   "montecarlo|fedtheory/montecarlo.py|tests/test_core.py tests/test_bugs_montecarlo.py -k not~dask~and~not~sweep"
   "representation-theory|fedtheory/representation/theory.py|tests/test_representation.py tests/test_bugs_representation.py"
-  "representation-algorithms|fedtheory/representation/algorithms.py|tests/test_representation.py tests/test_bugs_representation.py tests/test_reduced_sampler.py -k not~equal_in_law"
+  "representation-algorithms|fedtheory/representation/algorithms.py|tests/test_representation.py tests/test_bugs_representation.py tests/test_reduced_sampler.py tests/test_replicates.py -k not~equal_in_law"
+  "representation-replicates|fedtheory/representation/replicates.py|tests/test_replicates.py tests/test_representation.py"
   "srpfl-theory|fedtheory/srpfl/theory.py|tests/test_srpfl.py tests/test_bugs_srpfl.py"
-  "srpfl-algorithms|fedtheory/srpfl/algorithms.py|tests/test_srpfl.py tests/test_bugs_srpfl.py"
+  "srpfl-algorithms|fedtheory/srpfl/algorithms.py|tests/test_srpfl.py tests/test_bugs_srpfl.py tests/test_srpfl_replicates.py"
+  "srpfl-replicates|fedtheory/srpfl/replicates.py|tests/test_srpfl_replicates.py tests/test_srpfl.py"
   "lpproj-theory|fedtheory/lpproj/theory.py|tests/test_lpproj.py tests/test_bugs_lpproj.py -k not~fairness_expectation"
   "lpproj-algorithms|fedtheory/lpproj/algorithms.py|tests/test_lpproj.py tests/test_bugs_lpproj.py -k not~fairness_expectation"
   "lowrank-theory|fedtheory/lowrank/theory.py|tests/test_lowrank.py tests/test_bugs_lowrank.py"
