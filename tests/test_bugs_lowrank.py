@@ -703,3 +703,130 @@ def test_appendix_c_ranks_theta_star_is_trained():
     an untrained (or badly trained) theta* near 0 would keep none."""
     ranks, p, kept = appendix_c_ranks(k=5, d=4, classes=2, n_train=200, min_weight=0.5, seed=0)
     assert kept == p == 8
+
+
+# --------------------------------------------------------------------------- survivors of the 250-sample of theory.py
+def test_theory_messages_second_round():
+    nan = math.nan
+    cases = [
+        (lambda: holder_l(0.0), "Hoelder smoothness"),
+        (lambda: theorem1_bound(10.0, variant="typo"), "`variant`"),
+        (lambda: lemma1_bound(0.0, 1.5), "`q` must be > 0"),
+        (lambda: lemma1_bound(2.0, 200.0), "l! must be representable"),
+        (lambda: lemma1_bound(1e-300, 2.0), "^the Lemma 1 bound overflows"),  # 1 / (1e-300)^2
+        (lambda: inequality52(200, 200), r"^the left side of \(52\) overflows.*`d`=array\(200\.\)"),
+        (lambda: erlang_quantile_bounds(nan, 3), "`b`"),
+        (lambda: erlang_max_approximation(1, 0), "`k`"),
+        (lambda: erlang_max_approximation(-1, 2), "`b`"),
+        (lambda: theorem2_K1(1, 1.0), r"K_1 has \(eta - 1\) in a denominator"),
+        (lambda: theorem2_r(1, 50.0, kappa=1.0), r"\(48\) needs kappa > 1"),
+        (lambda: theorem2_r(1, 50.0, eps=1e9), r"Theorem 2: 0 < `eps` <= 9\(B\+3\)\^4 p/\(8 mu\)"),
+        (lambda: theorem2_S(B=0.0), "`B`"),
+        (lambda: theorem2_S(F0_gap=1.79e308, mu=1.15e-304), r"^A = F0_gap .*`F0_gap`=1\.79e\+308"),
+        # kappa/(kappa - 1) rounds to 1: S = log(A/eps)/0
+        (lambda: theorem2_S(kappa=1e20), r"^S \(48\) overflows.*`mu`=0\.1, `p`=1, `F0_gap`=1\.0"),
+        (lambda: fedave_constraint_T(1.0, 1.0, 0.0, 1.0), r"`eps_t` must be in \(0"),
+        (lambda: fedave_constraint_T(1e300, 1.0, 0.01, 1e10), r"^T \(80\) overflows.*`b`=array\(1\.e\+300\)"),
+        (lambda: fedave_gamma_numeric(10, 1e300, 1e10, 0.01, 1.0), r"`tau`=10000000000\.0, `eps_t`=0\.01"),
+        (lambda: fedave_bracket(10, -1.0, 1.0, 0.01, 1.0), "`phi`"),
+        (lambda: fedave_bracket(10, 1.0, 1.0, 0.01, -1.0), "`C`"),
+        (lambda: fedave_b_star_viete(10, 1e308, 10.0, 0.01, 1.0), r"^b\* overflows.*`tau`=10\.0"),
+        (lambda: fedave_bracket(10, 1e308, 10.0, 0.01, 1.0), r"^the bracket overflows.*`m`=10\.0"),
+        (lambda: lemma4_gap(1.5), r"needs t\^2 <= 2"),
+        (lambda: proposition1_ratio(100.0, m=50, phi=10.0, d=0), "`d`"),
+        (lambda: proposition1_ratio(100.0, m=50, phi=10.0, c1=0.0), "`c1` must be in"),
+        (lambda: proposition1_ratio(np.array([]), m=50, phi=10.0, alpha=0.5), "`alpha`"),  # even with nothing to do
+    ]
+    for call, pattern in cases:
+        with pytest.raises(ValueError, match=pattern), np.errstate(all="ignore"):
+            call()
+
+
+def test_theory_respects_the_callers_errstate():
+    """The functions silence only the float64 events they handle; under ``np.errstate(all="raise")`` an
+    underflow to a subnormal result or an overflow that becomes a ValueError must not turn into a
+    FloatingPointError."""
+    with np.errstate(all="raise"):
+        assert lemma1_bound(1e150, 2.0, L2=1e-10) == pytest.approx(1e-310, rel=1e-6)  # 1e-10 / 1e300
+        with pytest.raises(ValueError, match=r"T \(80\)"):
+            fedave_constraint_T(1e300, 1.0, 0.01, 1e10)
+
+
+def test_theorem1_bound_default_L2():
+    # d = 1, eta = 2.5, L2 = 1 (the default): 1944 e^5 r^-5
+    assert theorem1_bound(100.0, d=1, eta=2.5) == pytest.approx(1944 * math.exp(5) * 1e-10, rel=1e-12)
+
+
+def test_fedave_gamma_numeric_minimiser_against_mpmath_and_grid_start():
+    """b* to 1e-9 against a 40-digit minimisation where T is the positive root of the quadratic of (78)-(79),
+    found by mpmath.polyroots (not the closed form (80)); and with phi = 0 (g increasing in b) the minimiser
+    is the lower end e^-10 of the documented search range."""
+    import mpmath
+
+    m, phi, tau, eps_t, C = 100, 100.0, 1.0, 0.01, 1.0
+    G, b_star, _ = fedave_gamma_numeric(m, phi, tau, eps_t, C)
+    with mpmath.workdps(40):
+        def g(lb):
+            b = mpmath.e ** lb
+            T = max(mpmath.re(x) for x in mpmath.polyroots([1, -b * C / (m * eps_t), -C * m ** 2 / (eps_t * b ** 2)]))
+            return T * (b + phi * tau * m)
+
+        lb = mpmath.findroot(lambda x: mpmath.diff(g, x), math.log(b_star))
+        assert b_star == pytest.approx(float(mpmath.e ** lb), rel=1e-9)
+        assert G == pytest.approx(float(g(lb)), rel=1e-12)
+    G0, b0, _ = fedave_gamma_numeric(10, 0.0, 1.0, 0.01, 1.0)
+    grid = np.exp(np.linspace(-10, 5, 1001))
+    vals = fedave_constraint_T(grid, 10, 0.01, 1.0) * grid
+    assert np.all(np.diff(vals) > 0)
+    assert b0 == pytest.approx(math.exp(-10), rel=1e-4)  # the bounded search stops within its tolerance
+    assert G0 == pytest.approx(vals[0], rel=1e-4)
+
+
+def test_proposition1_ratio_uses_s():
+    m, phi, s, pe = 30, 4.0, 7.0, 100.0
+    r, S = theorem2_r(1, 8.0, eps=1 / pe), theorem2_S(eps=1 / pe)
+    expected = (r * r + r * s + r * S + phi * m * r) / (8 * phi * m * pe ** 0.75)
+    assert proposition1_ratio(pe, m=m, phi=phi, s=s) == pytest.approx(expected, rel=1e-12)
+
+
+# ------------------------------------------------------------------------- survivors of the 250-sample of algorithms.py
+def test_logistic_minimise_reaches_the_stationary_point_with_saturated_labels():
+    """d = 20 and mu = 0: the soft labels reach sigmoid(+-10), where Newton needs the exact Hessian
+    sigma (1 - sigma) to converge within its 100 iterations. Referee: the independent gradient of the loss."""
+    prob = make_logistic_problem(d=20, r=5, m=10, s=20, mu=0.0, seed=0)
+    th, F = prob.minimise()
+    loss, grad = _loss_and_grad(prob.all_data, 0.0)
+    assert np.max(np.abs(grad(th))) < 1e-12
+    assert F == pytest.approx(loss(th), rel=1e-12)
+
+
+def test_algorithms_messages_second_round():
+    fn = PowerSum(eta=1.5, L2=1.0, d=1, p=1)
+    small = dict(k=2, d=2, classes=2, n_train=5, min_weight=1e9)
+    cases = [
+        (lambda: l1_cover(1e12, 2), r"`q`=1000000000000\.0, `d`=2"),
+        (lambda: taylor_matrix(fn, np.array([[0.1]]), np.array([[1e300]]), 4.0),
+         r"^the Taylor approximant overflows.*`Theta`, `fn`"),
+        (lambda: svd_tail(np.full((2, 2), 1e200)), r"^the SVD tail overflows.*`M`"),
+        (lambda: approximate_rank(np.eye(2), 0.0), "`threshold`"),
+        (lambda: approximate_rank(np.full((2, 2), 1e200)), r"^the squared singular values overflow.*`M`"),
+        (lambda: make_logistic_problem(m=0), "`m`"),
+        (lambda: run_fedlrgd(make_logistic_problem(d=3, r=5, m=3, s=2), line10="typo"), "`line10`"),
+        (lambda: appendix_c_ranks(**{**small, "d": 0}), "`d`"),
+        (lambda: appendix_c_ranks(**{**small, "min_weight": -1.0}), "`min_weight`"),
+        (lambda: appendix_c_ranks(k=10 ** 6), r"`k`=1000000, `classes`=10"),
+    ]
+    for call, pattern in cases:
+        with pytest.raises(ValueError, match=pattern), np.errstate(all="ignore"):
+            call()
+
+
+def test_l1_cover_size_guard_counts_ceil_q_over_2_cells_in_1d():
+    cell, centres = l1_cover(1e5, 1)  # 50000 cells of length 2/q: far below the size guard
+    assert centres.shape == (50000, 1)
+    assert cell(np.array([[0.0], [1.0]])).tolist() == [0, 49999]
+
+
+def test_appendix_c_ranks_default_d():
+    ranks, p, kept = appendix_c_ranks(k=5, classes=2, n_train=50)
+    assert p == 2 * 20  # d = 20 by default
