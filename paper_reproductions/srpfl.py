@@ -92,12 +92,13 @@ def wallclock(outdir="figures", full=False, seed=0):
             fig, axes = figs[metric]
             for ax in axes[:, 0]:
                 ax.set_ylabel(r"$\mathrm{dist}(B^t,B^*)$" if metric == "dist" else "test MSE (exact)")
-            axes[0, 0].legend(loc="lower left", fontsize=8)
+            handles, labels = axes[0, 0].get_legend_handles_labels()  # outside the panels: it covers no data
+            fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=9, bbox_to_anchor=(0.5, 0.0))
             fig.suptitle(f"FedRep vs FedRep-SRPFL (and FedAvg) on wall-clock time (linear analogue): d={p['d']}, "
                          f"k={p['k']}, M={p['M']}, m={p['m']}, sigma={p['sigma']}, n0={p['n0']}, "
                          f"{p['stage_lengths']} rounds/stage; median and 10-90% band over {p['seeds']} seeds",
                          fontsize=10)
-            fig.tight_layout()
+            fig.tight_layout(rect=(0, 0.035, 1, 1))
             paths.append(save_figure(fig, outdir, name, data if metric == "dist" else
                                      {k_: {kk: vv for kk, vv in v.items() if "mse" in kk or kk == "time"}
                                       for k_, v in data.items()}, p,
