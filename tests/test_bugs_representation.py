@@ -591,3 +591,127 @@ def test_theory_messages_defaults_and_more_hand_values():
         assert theorem1_rounds_to_eps(0.9, 0.5, 0.1, 0.5, 1.0) == 0.0  # d0 < eps
     finally:
         ctx.__exit__(None, None, None)
+
+
+# --------------------------------------------------------------------------- re-measured 120-sample of
+# algorithms.py (replicate batching): messages naming parameters, overflow paths, documented defaults.
+# Referees: hand-built inputs whose overflow is known in advance, the exact law (d = k = 1: dist is 0),
+# a twin generator for stream positions, orthonormality and B_bar = B_next R of the reduced round.
+def _raises(exc, pattern, f, *a, **kw):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(exc, match=pattern):
+            f(*a, **kw)
+
+
+def test_algorithms_messages_name_their_parameters():
+    from fedtheory.representation.algorithms import (default_eta, fedrep_round, fedrep_round_reduced, fedrep_round_sharded,
+                                                     fedrep_round_stacked, fit_local, new_client_mse, run_fedrep,
+                                                     test_mse_exact)
+
+    mod = make_model(6, 2, 5, sigma=0.1, seed=1)
+    B = random_orthonormal(as_generator(0), 6, 2)
+    small = dict(d=4, k=1, n=4, m=3, r=1.0, rounds=1, init="random", m_test=0)
+    _raises(ValueError, r"^`W_star` must have a nonzero row \(the step 1/\(4 max \|\|w_i\*\|\|\^2\) is infinite "
+            r"otherwise\)$", default_eta, np.zeros((3, 2)))
+    _raises(ValueError, "`ridge`", fit_local, np.ones((1, 3, 2)), np.ones((1, 3)), ridge=-1.0)
+    _raises(TypeError, "`noiseless`", test_mse_exact, mod, mod.theta_star, noiseless="yes")
+    _raises(ValueError, "`m`", run_fedrep, **{**small, "m": 0})
+    _raises(ValueError, "`m`", fedrep_round_stacked, B, mod, np.arange(2), 0, 0.1, as_generator(1))
+    _raises(ValueError, "`head_steps`", fedrep_round, B, np.ones((2, 3, 6)), np.ones((2, 3)), 0.1, head_steps=0)
+    _raises(ValueError, "`head_steps`", run_fedrep, **small, head_steps=0)
+    _raises(TypeError, "^`orthonormalize_B`", fedrep_round_sharded, B, mod, np.arange(2), 3, 0.1,
+            [as_generator(1)], orthonormalize_B="yes")
+    _raises(ValueError, "`init`", run_fedrep, **{**small, "init": "pca"})
+    _raises(TypeError, "^`fresh_batches`", run_fedrep, **small, fresh_batches="yes")
+    _raises(ValueError, "`workers`", run_fedrep, **small, workers=0)
+    _raises(ValueError, "`replicates`", run_fedavg, d=4, k=1, n=4, m=3, r=1.0, rounds=1, m_test=0, replicates=0)
+    _raises(ValueError, r"the log records one run's selections; run single replicates to log them$", run_fedavg,
+            d=4, k=1, n=4, m=3, r=1.0, rounds=1, m_test=0, replicates=2, selection_log=[])
+    _raises(ValueError, "`m_test`", new_client_mse, B, 3, d=6, k=2, B_star=mod.B_star, m_test=0)
+    _raises(ValueError, "^`B_star`", new_client_mse, B, 3, d=6, k=2, B_star=np.ones((2, 2, 2)))
+    # the sampled evaluation's size guard names m_test; the exact one does not sample test points at all
+    _raises(ValueError, "`m_test`=1000000000000", run_fedrep, **{**small, "m_test": 10 ** 12},
+            evaluation="sampled")
+    ex = run_fedrep(**{**small, "m_test": 10 ** 12}, evaluation="exact", seed=3)
+    assert ex.eval_mse == run_fedrep(**{**small, "m_test": 1}, evaluation="exact", seed=3).eval_mse
+    # fedrep_round_reduced is validated like the other round variants (eta, clients passed through)
+    rnd = fedrep_round_reduced(B, mod, np.arange(3), 4, 0.1, as_generator(2))
+    assert rnd.B_next.shape == (6, 2) and rnd.w.shape == (3, 2)
+    _raises(ValueError, "`eta`", fedrep_round_reduced, B, mod, np.arange(3), 4, -1.0, as_generator(2))
+
+
+def test_algorithms_overflow_messages_name_the_inputs():
+    """Inputs built to overflow at a known step; the message must name that step's inputs and the
+    caller's (the ``(inputs of this call: ...)`` suffix)."""
+    from fedtheory.representation.algorithms import fedrep_round, fedrep_round_reduced, fit_heads, fit_local
+    from fedtheory.representation.algorithms import new_client_mse, test_mse_exact
+
+    tail = "overflows float64 \\(not finite\\) for these inputs; they are too large in magnitude: "
+    # head solve: A^T A = 2e400
+    _raises(ValueError, "^the head solve " + tail + "`A`, `y`, `ridge`$", fit_heads, np.full((1, 2, 1), 1e200),
+            np.ones((1, 2)))
+    # primal local ridge (m >= d): X^T X overflows
+    _raises(ValueError, "^the local ridge solve " + tail + "`X`, `y`, `ridge`$", fit_local,
+            np.full((1, 3, 2), 1e200), np.ones((1, 3)))
+    # dual (m < d): orthogonal rows, K = 0.98 I, alpha = y / 0.98 = 1.53e308 is finite, the fit
+    # X^T alpha = (0.7 * 2 * 1.53e308, 0, 0) = 2.14e308 is not
+    X = np.array([[[0.7, 0.7, 0.0], [0.7, -0.7, 0.0]]])
+    _raises(ValueError, "^the local ridge fit " + tail + "`X`, `y`$", fit_local, X, np.full((1, 2), 1.5e308),
+            ridge=0.0)
+    mod = make_model(6, 2, 5, sigma=0.1, seed=1)
+    _raises(ValueError, "^the test MSE " + tail + "`theta_hat`$", test_mse_exact, mod,
+            np.full((5, 6), 1e200))
+    # fedrep_round with X = 0: the heads are 0, B_bar = B is finite, its QR is not (column norm 1.4e308)
+    _raises(ValueError, r"^the round's representation " + tail + r"`B`, `X`, `y`, `eta` \(inputs of this call: "
+            r"`B`, `X`, `y`, `eta`, `w_init`, `head_lr`\)$", fedrep_round, np.full((2, 1), 1e308),
+            np.zeros((2, 3, 2)), np.zeros((2, 3)), 0.1)
+    # reduced round: heads 1e50 after one tiny GD step, gradient ~1e100, eta 1e300
+    B = random_orthonormal(as_generator(0), 6, 2)
+    _raises(ValueError, r"^the round's averaged representation " + tail + r"`B`, `eta`, `head_lr` \(inputs of this "
+            r"call: `B`, `model`, `eta`, `w_init`, `head_lr`\)$", fedrep_round_reduced, B, mod, np.arange(3), 4,
+            1e300, as_generator(1), w_init=np.full((3, 2), 1e50), head_steps=1, head_lr=1e-3)
+    _raises(ValueError, r"\(inputs of this call: `B_hat`, `B_star`, `sigma`, `ridge`\)$", new_client_mse,
+            np.full((6, 2), 1e200), 3, d=6, k=2, n_new=3, B_star=mod.B_star, m_test=4)
+
+
+def test_algorithms_admissible_edges_and_defaults():
+    from fedtheory.representation.algorithms import fedrep_round_reduced, fedrep_round_stacked, run_fedrep, test_mse
+
+    # d = k = 1: B = +-1 spans R^1, so dist(B, B*) = 0 in every round
+    one = run_fedrep(d=1, k=1, n=4, m=3, r=1.0, rounds=3, init="random", m_test=2, seed=1)
+    np.testing.assert_array_equal(one.dist, np.zeros(4))
+    # k = 1 rounds are admissible
+    mod = make_model(6, 1, 5, sigma=0.1, seed=1)
+    assert fedrep_round_stacked(random_orthonormal(as_generator(0), 6, 1), mod, np.arange(3), 4, 0.1,
+                                as_generator(2)).B_next.shape == (6, 1)
+    # head_lr is an accepted keyword of the stacked round and acts on the GD heads
+    mod2 = make_model(6, 2, 5, sigma=0.1, seed=1)
+    B = random_orthonormal(as_generator(0), 6, 2)
+    a = fedrep_round_stacked(B, mod2, np.arange(3), 4, 0.1, as_generator(2), head_steps=1, head_lr=0.3)
+    b = fedrep_round_stacked(B, mod2, np.arange(3), 4, 0.1, as_generator(2), head_steps=1)
+    assert not np.allclose(a.w, b.w)
+    # documented default rounds=100
+    assert run_fedrep(d=4, k=1, n=4, m=2, r=1.0, init="random", m_test=0).dist.shape == (101,)
+    # the reduced round orthonormalises by default: B_next^T B_next = I and B_bar = B_next R
+    rnd = fedrep_round_reduced(B, mod2, np.arange(3), 4, 0.5, as_generator(3))
+    np.testing.assert_allclose(rnd.B_next.T @ rnd.B_next, np.eye(2), atol=1e-12)
+    np.testing.assert_allclose(rnd.B_next @ rnd.R, rnd.B_bar, atol=1e-12)
+    # noiseless model: test_mse draws the covariates only (a twin stream drawing the same X is then in step)
+    mod0 = make_model(6, 2, 5, sigma=0.0, seed=1)
+    g, twin = as_generator(7), as_generator(7)
+    test_mse(mod0, mod0.theta_star, g, 3)
+    mod0.draw_x(twin, (5, 3))
+    assert g.random() == twin.random()
+
+
+def test_run_divergence_check_reads_the_round_just_computed():
+    """The overflow check after round t reads ``obj[t + 1]``: the entries after it are not written
+    yet (``np.empty``). Freed NaN buffers of the trajectory's size (numpy reuses small freed buffers)
+    make an unwritten entry NaN, so a check of another entry would stop this finite run."""
+    junk = [np.full(41, np.nan) for _ in range(8)]
+    del junk
+    res = alg.run_fedrep(d=4, k=1, n=4, m=3, r=1.0, rounds=40, init="random", m_test=0, seed=2)
+    assert np.all(np.isfinite(res.objective)) and np.all(np.isfinite(res.batch_loss))

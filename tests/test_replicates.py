@@ -178,3 +178,120 @@ def test_fedavg_replicate_j_is_the_single_run_with_the_jth_child_seed(opts):
     with pytest.raises(ValueError, match="`replicates`.*`selection_log`"):
         run_fedavg(**kw, r=0.5, replicates=2, selection_log=[])
     assert "3 replicates" in res.summary() and len(list(res)) == 3
+
+
+# --------------------------------------------------------------------------- re-measured 120-sample of
+# replicates.py: params against the single run, summaries against the per-replicate results, the
+# memory guards and chunk sizes at hand-computed boundaries (MAX_ARRAY_BYTES = 2^32, MAX_LOOP_ITERATIONS
+# = 1e8; the per-replicate float counts are the arrays the docstrings list, counted by hand below).
+_SINGLE_ONLY = {"replicates", "replicate_seed", "replicate", "chunk"}
+
+
+@pytest.mark.parametrize("opts", [dict(), dict(sampler="reduced", m_init=5), dict(head_steps=2, fresh_batches=False)])
+def test_replicate_params_are_the_single_runs(opts):
+    kw = dict(SMALL, r=0.3, rounds=2, eta=0.07, **opts)
+    res = run_fedrep(**kw, replicates=2, seed=1)
+    one = run_fedrep(**kw, seed=spawn_seeds(1, 2)[1])
+    got = res[1].params
+    assert set(got) - _SINGLE_ONLY == set(one.params) - _SINGLE_ONLY
+    assert {k: v for k, v in got.items() if k not in _SINGLE_ONLY} == \
+        {k: v for k, v in one.params.items() if k not in _SINGLE_ONLY}
+    assert got["replicates"] == 2 and got["replicate"] == 1
+
+
+def test_fedavg_replicate_params_are_the_single_runs():
+    from fedtheory.representation import run_fedavg
+
+    kw = dict(d=10, k=2, n=20, m=5, r=0.3, rounds=2, m_test=4, eta=0.1)
+    res = run_fedavg(**kw, replicates=2, seed=1)
+    one = run_fedavg(**kw, seed=spawn_seeds(1, 2)[0])
+    got = res[0].params
+    assert {k: v for k, v in got.items() if k not in _SINGLE_ONLY} == \
+        {k: v for k, v in one.params.items() if k not in _SINGLE_ONLY}
+    assert got["replicates"] == 2
+
+
+def test_replicate_summaries_report_the_final_rounds():
+    from fedtheory.representation import run_fedavg
+
+    res = run_fedrep(**SMALL, r=0.5, replicates=3, seed=1)
+    last = [r.dist[-1] for r in res]
+    assert f"final dist median {np.median(last):.3g} (min {min(last):.3g}, max {max(last):.3g})" in res.summary()
+    fa = run_fedavg(d=10, k=2, n=20, m=5, r=0.3, rounds=4, m_test=0, eta=0.1, replicates=3, seed=2)
+    assert f"final objective median {np.median([r.objective[-1] for r in fa]):.3g}," in fa.summary()
+
+
+def test_model_sequence_entries_are_named():
+    model = make_model(12, 2, 20, seed=4)
+    with pytest.raises(TypeError, match=r"`model\[1\]`"):
+        run_fedrep(**SMALL, r=0.5, model=[model, "x"], replicates=2)
+
+
+def test_replicate_size_guards_at_their_boundaries():
+    """FedRep, n=20, d=12, k=2, rounds=999: a replicate keeps n k + 2 d k + 3 (rounds+1) + n (d+k) + d k
+    = 40 + 48 + 3000 + 280 + 24 = 3392 floats, so 158275 replicates fit in 2^32 bytes and 158276 do not;
+    158275 x 1000 rounds exceed 1e8 loop iterations, and 100001 x 1000 just do. A wrong-length model
+    sequence is refused only after both guards."""
+    from fedtheory.representation import run_fedavg
+
+    model = make_model(12, 2, 20, seed=4)
+    kw = dict(d=12, k=2, n=20, m=6, r=0.3, rounds=999, m_test=0, init="random", model=[model])
+    with pytest.raises(ValueError, match=r"^the results of the replicates .*`replicates`=158276, `n`=20, `d`=12"):
+        run_fedrep(**kw, replicates=158276)
+    with pytest.raises(ValueError, match=r"^the replicate rounds would run"):
+        run_fedrep(**kw, replicates=158275)
+    with pytest.raises(ValueError, match=r"^the replicate rounds would run 1e\+08 loop iterations .*"
+                                         r"`replicates`=100001"):
+        run_fedrep(**kw, replicates=100001)
+    # FedAvg, n=20, d=10, k=2: d k + k + 2 (rounds+1) + n (d+k) + d k = 20 + 2 + 2000 + 240 + 20 = 2282
+    # floats, so 235263 replicates fit and 235264 do not
+    fa = dict(d=10, k=2, n=20, m=5, r=0.3, rounds=999, m_test=0, eta=0.1, model=[make_model(10, 2, 20, seed=4)])
+    with pytest.raises(ValueError, match=r"^the results of the replicates .*`replicates`=235264"):
+        run_fedavg(**fa, replicates=235264)
+    with pytest.raises(ValueError, match=r"^the replicate rounds would run"):
+        run_fedavg(**fa, replicates=235263)
+    with pytest.raises(ValueError, match=r"^the replicate rounds would run .*`replicates`=100001"):
+        run_fedavg(**fa, replicates=100001)
+
+
+@pytest.mark.parametrize("opts, per", [
+    # c = rn = 6 clients of m = 6 rows, d = 12, k = 2, n = 20; the ground truths n (2d + 2k) = 560 floats
+    (dict(), 6 * 6 * (12 + 10 + 4) + 2 * 12 * 2 + 560),  # batch, features, labels, residuals, rows; 2 B's
+    (dict(fresh_batches=False, init="random"), 1544 + 20 * 6 * 13),  # plus the fixed dataset and labels
+    (dict(sampler="reduced"), 6 * 6 * (3 * 2 + 4) + 6 * 12 * 2 + 560),  # the 2k normals, features, ...
+])
+def test_chunk_size_at_its_boundaries(monkeypatch, opts, per):
+    kw = dict(SMALL, r=0.3, rounds=1, m_test=0, **opts)
+    for limit in (2 * 8 * per, 3 * 8 * per - 1):  # two replicates fit exactly / three miss by a byte
+        monkeypatch.setattr(rep_mod, "CHUNK_BYTES", limit)
+        res = run_fedrep(**kw, replicates=5, seed=3)
+        assert res.params["n_sel"] == 6 and res.params["chunk"] == 2, (limit, res.params["chunk"])
+
+
+@pytest.mark.parametrize("opts, per", [
+    # rn = 6 clients, m = 5, d = 10, k = 2, n = 20: batch and features, 3 copies of B per client, ground truths
+    (dict(), 6 * 5 * (10 + 4 + 2) + 3 * 6 * 10 * 2 + 20 * (20 + 2)),
+    (dict(fresh_batches=False), 1280 + 20 * 5 * 11),
+])
+def test_fedavg_chunk_size_at_its_boundaries(monkeypatch, opts, per):
+    from fedtheory.representation import run_fedavg
+
+    for limit in (2 * 8 * per, 3 * 8 * per - 1):
+        monkeypatch.setattr(rep_mod, "CHUNK_BYTES", limit)
+        res = run_fedavg(d=10, k=2, n=20, m=5, r=0.3, rounds=1, m_test=0, eta=0.1, **opts, replicates=5, seed=3)
+        assert res.params["chunk"] == 2, (limit, res.params["chunk"])
+
+
+def test_replicate_divergence_names_the_step():
+    """Heads of size 1e155: the batch objective (1/2n) sum ||W B^T - theta_i||^2 overflows after round 1
+    while B stays finite; the batch run reports the divergence with the replicate's step."""
+    from fedtheory.representation.model import FedRepModel
+
+    Bs = np.zeros((4, 1))
+    Bs[0, 0] = 1.0
+    model = FedRepModel(B_star=Bs, W_star=np.full((4, 1), 1e155), sigma=0.0)
+    with np.errstate(all="ignore"):
+        with pytest.raises(ValueError, match=r"^the run overflowed float64 at round 1 \(diverged\) in a replicate: "
+                                             r"the step `eta`=0.001 or `head_lr`=0.5"):
+            run_fedrep(d=4, k=1, n=4, m=1, r=1.0, rounds=3, eta=1e-3, init="random", m_test=0, model=model,
+                       replicates=2, seed=1)
