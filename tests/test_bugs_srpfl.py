@@ -602,3 +602,45 @@ def test_run_srpfl_more_paths_params_and_names():
     sp = make_speed_model("dynamic", 12, 6, variant="arxiv", seed=ss[1])
     t2 = fedavg_wallclock(d=6, k=2, M=12, N=6, m=5, speeds=sp, rounds=3, seed=2)[0]
     np.testing.assert_array_equal(t1, t2)
+
+
+# --------------------------------------------------------------------------- re-measured 120-sample of
+# srpfl/algorithms.py: the reason texts of the validators, admissible edges, size guards at boundaries.
+def test_srpfl_algorithms_messages_and_edges():
+    from fedtheory.srpfl.algorithms import fedavg_wallclock, run_srpfl
+
+    small = dict(d=6, k=2, M=8, N=8, n0=2, m=4, rounds=2)
+    for bad, pattern in [
+        (dict(k=7), r"^`k` must be in .* \(k must not exceed d=6\)"),
+        (dict(m=1), r"^`m` must be in .* \(the exact head needs m >= k=2\)"),
+        (dict(sigma=-1.0), r"^`sigma` must be in .* \(noise standard deviation\)"),
+        (dict(sigma=1e61), r"^`sigma` must be in"),  # above SIGMA_MAX = 1e60
+        (dict(lam=0.0), r"^`lam` must be in .* \(exponential rate\)"),
+        (dict(stage_lengths=0), r"^`stage_lengths` must be in"),
+    ]:
+        with pytest.raises(ValueError, match=pattern):
+            run_srpfl(**{**small, **bad})
+    # eval_every: the M x m x d evaluation batch is guarded (M = 2^16, m = 2^12, d = 16: 2^32 floats)
+    with pytest.raises(ValueError, match=r"^the run's largest array .*`M`=65536"):
+        run_srpfl(d=16, k=2, M=2 ** 16, N=4, n0=2, m=2 ** 12, rounds=1, eval_every=1)
+    fa = dict(d=6, k=2, M=8, N=4, m=4, rounds=2)
+    for bad, pattern in [
+        (dict(k=7), r"^`k` must be in .* \(k must not exceed d=6\)"),
+        (dict(k=0), r"^`k` must be in"),
+        (dict(sigma=-1.0), r"^`sigma` must be in .* \(noise standard deviation\)"),
+        (dict(straggler_fraction=1.5), r"^`straggler_fraction` must be in"),
+        (dict(M=2 ** 27, N=1, d=8), r"^the run's largest array .*`M`=134217728"),
+    ]:
+        with pytest.raises(ValueError, match=pattern):
+            fedavg_wallclock(**{**fa, **bad})
+    # M = N = 1 is admissible: one client, every round selects it
+    clock, dist, mse = fedavg_wallclock(d=4, k=1, M=1, N=1, m=3, rounds=2)
+    assert clock.shape == dist.shape == mse.shape == (3,)
+
+
+def test_srpfl_summary_reports_the_last_round():
+    from fedtheory.srpfl.algorithms import run_srpfl
+
+    res = run_srpfl(d=6, k=2, M=8, N=8, n0=2, m=4, rounds=6, seed=1)
+    assert f"dist {res.dist[0]:.3g} -> {res.dist[-1]:.3g}," in res.summary()
+    assert f"{res.dist[-2]:.3g}" != f"{res.dist[-1]:.3g}"
