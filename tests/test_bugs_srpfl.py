@@ -644,3 +644,19 @@ def test_srpfl_summary_reports_the_last_round():
     res = run_srpfl(d=6, k=2, M=8, N=8, n0=2, m=4, rounds=6, seed=1)
     assert f"dist {res.dist[0]:.3g} -> {res.dist[-1]:.3g}," in res.summary()
     assert f"{res.dist[-2]:.3g}" != f"{res.dist[-1]:.3g}"
+
+
+def test_exact_mse_heads_carry_the_tiny_ridge():
+    """``_exact_mse`` fits the heads with ridge 1e-12 (a guard against singular k x k systems). With
+    B = B*, sigma = 0, the ridge head is w_i = (G_i + l I)^{-1} G_i w_i*, so the error is, to first
+    order in l, ||l G_i^{-1} w_i*||^2 with G_i = A_i^T A_i from the same draws (a twin stream)."""
+    from fedtheory.random import as_generator
+    from fedtheory.srpfl.algorithms import _exact_mse
+
+    model = make_model(6, 2, 10, sigma=0.0, seed=3)
+    got = _exact_mse(model, model.B_star, 3, as_generator(5))
+    X, _ = model.sample(as_generator(5), np.arange(10), 3)
+    A = X @ model.B_star
+    G = np.swapaxes(A, 1, 2) @ A
+    ref = np.mean([np.sum((1e-12 * np.linalg.solve(G[i], model.W_star[i])) ** 2) for i in range(10)])
+    assert got == pytest.approx(ref, rel=1e-2)
