@@ -234,3 +234,42 @@ def test_target_reached_by_all_at_round_0_and_by_none():
     assert res.dist.shape == (2, 201) and (res.rounds_run < 200).all()
     for j, child in enumerate(spawn_seeds(9, 2)):
         _assert_same_run(res[j], run_srpfl(**short, seed=child))
+
+
+# ----------------------------------------------------------------------------- re-measured 120-sample
+# of replicates.py: k = 3 (a_t uses the smallest of three singular values), the summary of ragged
+# batches, the size-guard message and the chunk size at hand-computed boundaries.
+def test_replicate_j_is_the_single_run_with_k3():
+    kw = dict(SMALL, k=3, n0=3)
+    res = run_srpfl(**kw, replicates=2, seed=5)
+    for j, child in enumerate(spawn_seeds(5, 2)):
+        one = run_srpfl(**kw, seed=child)
+        for f in FIELDS:
+            np.testing.assert_array_equal(getattr(res[j], f), getattr(one, f), err_msg=f)
+
+
+def test_ragged_summary_names_the_target():
+    res = run_srpfl(**SMALL, replicates=3, seed=1)
+    target = _ragged_target(res)
+    tres = run_srpfl(**SMALL, replicates=3, seed=1, target=target)
+    lo, hi = int(tres.rounds_run.min()), int(tres.rounds_run.max())
+    assert f"{lo} to {hi} of {SMALL['rounds']} rounds (target {target!r})" in tres.summary()
+
+
+def test_replicate_size_guard_names_the_sizes():
+    with pytest.raises(ValueError, match=r"^the results of the replicates .*`replicates`=1000000000, `rounds`=14, "
+                                         r"`M`=16, `d`=12, `k`=2"):
+        run_srpfl(**SMALL, replicates=10 ** 9)
+
+
+@pytest.mark.parametrize("opts, per", [
+    # N = 12 clients of m = 6 rows, d = 12, k = 2, M = 16: ground truths M (d + 2k) = 256, clients and times
+    # N (k + 4) = 72 floats
+    (dict(), 12 * 6 * (12 + 6 + 5) + 6 * 12 * 2 + 256 + 72),  # batch, features, labels, noise, residuals, rows
+    (dict(sampler="reduced"), 12 * 6 * (3 * 2 + 5) + 10 * 12 * 2 + 256 + 72),  # the 2k normals, features, ...
+])
+def test_chunk_size_at_its_boundaries(monkeypatch, opts, per):
+    kw = dict(SMALL, rounds=1, **opts)
+    for limit in (2 * 8 * per, 3 * 8 * per - 1):  # two replicates fit exactly / three miss by a byte
+        monkeypatch.setattr(rep_mod, "CHUNK_BYTES", limit)
+        assert run_srpfl(**kw, replicates=5, seed=3).params["chunk"] == 2, limit
