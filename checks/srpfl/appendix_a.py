@@ -62,7 +62,7 @@ def _eq116(full: bool, seed):
              regime=_ROUND_REGIME + "; a deterministic inequality (no probability, no constant): a form fails if "
                                     "any round has sigma_min^2(R+) < its right side - 1e-12")
 def _eq149(full: bool, seed):
-    runs, p, defects = _runs(full, seed, record=True, rounds=100, seeds=20 if full else 8, trace=True)
+    runs, p, defects = _runs(full, seed, record=True, rounds=100, seeds=40 if full else 30, trace=True)
     pre = orthonormality_precondition(defects, "the Weyl step (149) (its leading 1 is B_hat^T B_hat)",
                                       params={**p, "seeds": len(runs)})
     if pre:

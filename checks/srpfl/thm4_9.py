@@ -101,7 +101,7 @@ def _simulated(full: bool, seed):
 
 #: N values and seeds per N of the real-runs claim (quick, full): a contradiction must reach the claim level
 #: divided by the number of tests (3 in quick mode), which a sign test on 16 seeds can (0.5^16 = 1.5e-5)
-REAL_GRID = {False: ((32, 128), 16), True: ((32, 128, 256), 24)}
+REAL_GRID = {False: ((32, 128), 32), True: ((32, 128, 256), 40)}
 #: rounds per non-final SRPFL stage in the real-runs claim
 STAGE_LENGTH = 20
 
