@@ -631,7 +631,7 @@ def test_algorithms_messages_name_their_parameters():
     _raises(ValueError, r"the log records one run's selections; run single replicates to log them$", run_fedavg,
             d=4, k=1, n=4, m=3, r=1.0, rounds=1, m_test=0, replicates=2, selection_log=[])
     _raises(ValueError, "`m_test`", new_client_mse, B, 3, d=6, k=2, B_star=mod.B_star, m_test=0)
-    _raises(ValueError, "^`B_star`", new_client_mse, B, 3, d=6, k=2, B_star=np.ones((2, 2, 2)))
+    _raises(ValueError, "^`B_star` must be finite", new_client_mse, B, 3, d=6, k=2, B_star=np.full((6, 2), np.nan))
     # the sampled evaluation's size guard names m_test; the exact one does not sample test points at all
     _raises(ValueError, "`m_test`=1000000000000", run_fedrep, **{**small, "m_test": 10 ** 12},
             evaluation="sampled")
