@@ -607,6 +607,7 @@ def test_run_srpfl_more_paths_params_and_names():
 # --------------------------------------------------------------------------- re-measured 120-sample of
 # srpfl/algorithms.py: the reason texts of the validators, admissible edges, size guards at boundaries.
 def test_srpfl_algorithms_messages_and_edges():
+    from fedtheory.srpfl import make_speed_model
     from fedtheory.srpfl.algorithms import fedavg_wallclock, run_srpfl
 
     small = dict(d=6, k=2, M=8, N=8, n0=2, m=4, rounds=2)
@@ -614,7 +615,8 @@ def test_srpfl_algorithms_messages_and_edges():
         (dict(k=7), r"^`k` must be in .* \(k must not exceed d=6\)"),
         (dict(m=1), r"^`m` must be in .* \(the exact head needs m >= k=2\)"),
         (dict(sigma=-1.0), r"^`sigma` must be in .* \(noise standard deviation\)"),
-        (dict(sigma=1e61), r"^`sigma` must be in"),  # above SIGMA_MAX = 1e60
+        # above SIGMA_MAX = 1e60, checked although a given model fixes the noise (make_model is not called)
+        (dict(sigma=1e61, model=make_model(6, 2, 8, seed=1)), r"^`sigma` must be in"),
         (dict(lam=0.0), r"^`lam` must be in .* \(exponential rate\)"),
         (dict(stage_lengths=0), r"^`stage_lengths` must be in"),
     ]:
@@ -626,9 +628,11 @@ def test_srpfl_algorithms_messages_and_edges():
     fa = dict(d=6, k=2, M=8, N=4, m=4, rounds=2)
     for bad, pattern in [
         (dict(k=7), r"^`k` must be in .* \(k must not exceed d=6\)"),
-        (dict(k=0), r"^`k` must be in"),
+        (dict(k=0), r"^`k` must be in .* \(k must not exceed d=6\); got k=0"),  # this check, not make_model's
         (dict(sigma=-1.0), r"^`sigma` must be in .* \(noise standard deviation\)"),
-        (dict(straggler_fraction=1.5), r"^`straggler_fraction` must be in"),
+        # checked although a given speed model means make_speed_model (which checks it too) is not called
+        (dict(straggler_fraction=1.5, speeds=make_speed_model("fixed", 8, 4, seed=0)),
+         r"^`straggler_fraction` must be in"),
         (dict(M=2 ** 27, N=1, d=8), r"^the run's largest array .*`M`=134217728"),
     ]:
         with pytest.raises(ValueError, match=pattern):
@@ -659,4 +663,4 @@ def test_exact_mse_heads_carry_the_tiny_ridge():
     A = X @ model.B_star
     G = np.swapaxes(A, 1, 2) @ A
     ref = np.mean([np.sum((1e-12 * np.linalg.solve(G[i], model.W_star[i])) ** 2) for i in range(10)])
-    assert got == pytest.approx(ref, rel=1e-2)
+    assert got == pytest.approx(ref, rel=1e-2, abs=0)
