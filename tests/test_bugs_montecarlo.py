@@ -168,3 +168,59 @@ def test_proportion_estimate_rejects_bad_input():
     assert proportion_estimate(1, 1).p_hat == 1.0  # n = 1 is allowed
     other = ProportionEstimate(1, 2, 0.5, 0.1, 0.9, 0.95, method="jeffreys")
     assert other.summary() == "1/2 = 0.5, 95% jeffreys CI [0.1, 0.9]"
+
+
+# --------------------------------------------------------------------------- re-measured 120-sample of
+# montecarlo.py: parameter names and whole messages, the sampler's own errors, the caller's errstate.
+def test_montecarlo_messages_name_their_parameters():
+    from fedtheory.montecarlo import proportion_estimate
+
+    with pytest.raises(ValueError, match=r"^`samples` must be finite"):
+        estimate_from_samples([1.0, np.nan])
+    for bad in (1.0, 1.5):  # the interval (0, 1) is open at 1
+        with pytest.raises(ValueError, match=r"^`confidence` must be in"):
+            estimate_from_samples([1.0, 2.0], confidence=bad)
+    with np.errstate(all="ignore"):  # deviations of 5e199 square to inf
+        with pytest.raises(ValueError, match=r"^the estimate of `samples` overflows float64 \(their spread is too "
+                                             r"large in magnitude\)$"):
+            estimate_from_samples([0.0, 1e200])
+    # the per-block streams: 2e7 blocks of one replication need 2e7 x 400 bytes > 4 GiB
+    with pytest.raises(ValueError, match=r"^the 20000000 per-block random streams .*`n_samples`=20000000, `block`=1"):
+        mc_mean(lambda rng, size: rng.random(size), 2 * 10 ** 7, seed=0, block=1)
+    # one sampler call of 1e9 replications needs 8e9 bytes > 4 GiB
+    with pytest.raises(ValueError, match=r"^one sampler call \(at least 8 bytes per replication\) would need .*"
+                                         r"`n_samples`=1000000000, `block`=1000000000"):
+        mc_mean(lambda rng, size: rng.random(size), 10 ** 9, seed=0, block=10 ** 9)
+    with pytest.raises(ValueError, match=r"^`n` must be"):
+        proportion_estimate(0, 0)
+
+
+def test_mc_mean_reports_the_samplers_errors():
+    def names_itself(rng, size):
+        raise ValueError("my sampler needs size >= 3")
+
+    def plain(rng, size):
+        raise ValueError("boom")
+
+    def nan_at_one(rng, size):
+        x = rng.random(size)
+        x[1] = np.nan
+        return x
+
+    with pytest.raises(ValueError, match=r"^my sampler needs size >= 3$"):  # already names the sampler: as is
+        mc_mean(names_itself, 10, seed=0)
+    with pytest.raises(ValueError, match=r"^`sampler` raised ValueError: boom$"):
+        mc_mean(plain, 10, seed=0)
+    with pytest.raises(ValueError, match=r"^`sampler` returned a NaN or inf in block 0 \(1 entries\)"):
+        mc_mean(nan_at_one, 10, seed=0)
+
+
+def test_proportion_estimate_keeps_its_own_errstate():
+    """The Wilson interval of 1e307 successes in 1e308 overflows in an intermediate product; the
+    function silences that itself, so a caller's ``np.errstate(all="raise")`` must not turn it into an
+    error. p_hat = 0.1 and n = 1e308 give an interval of width ~1e-154 around 0.1."""
+    from fedtheory.montecarlo import proportion_estimate
+
+    with np.errstate(all="raise"):
+        est = proportion_estimate(10 ** 307, 10 ** 308, method="wilson")
+    assert est.ci_low == pytest.approx(0.1, rel=1e-12) and est.ci_high == pytest.approx(0.1, rel=1e-12)
