@@ -715,3 +715,42 @@ def test_run_divergence_check_reads_the_round_just_computed():
     del junk
     res = alg.run_fedrep(d=4, k=1, n=4, m=3, r=1.0, rounds=40, init="random", m_test=0, seed=2)
     assert np.all(np.isfinite(res.objective)) and np.all(np.isfinite(res.batch_loss))
+
+
+# --------------------------------------------------------------------------- re-measured 120-sample of
+# representation/theory.py (current file): names, bounds and messages; hand values at admissible edges.
+def test_theory_current_sample_names_bounds_and_edges():
+    from fedtheory.representation import theory as th
+
+    def raises(pattern, f, *a, **kw):
+        with np.errstate(all="ignore"), pytest.raises(ValueError, match=pattern):
+            f(*a, **kw)
+
+    B = np.eye(3)[:, :1]
+    W = np.ones((2, 1))
+    raises(r"^`sigma` must be", th.population_objective, B, W, B, W, sigma=-1.0)
+    big_B, big_W = np.ones((2 ** 15, 1)), np.ones((2 ** 15, 1))  # n d = 2^30 floats > 4 GiB
+    raises(r"^the n x d matrix W B\^T would need .*`n`=32768, `d`=32768", th.population_objective, big_B, big_W,
+           big_B, big_W)
+    raises(r"^the population objective \(6\) overflows .*: `B`, `W`, `B_star`, `W_star`, `sigma`=",
+           th.population_objective, B, 1e200 * W, B, W)
+    raises(r"^the minimum of \(4\) overflows .*: `B_star`, `W_star`$", th.fedavg_global_error, B,
+           np.array([[1e200], [-1e200]]))
+    raises(r"^E\[Z\] overflows .*: `B_star`, `W_star`, `sigma`=0.5", th.mom_expectation, B, 1e200 * W, sigma=0.5)
+    raises(r"^`T` must be finite", th.theorem1_probability, np.nan, 1, 2, 3)
+    raises(r"^`d` must be finite", th.theorem1_probability, 1, 1, 2, np.nan)
+    raises(r"^`dist0`", th.theorem1_rounds_to_eps, 0.1, 1.5, 0.1, 0.5, 1.0)
+    raises(r"^`eps` in \(0, 1\) is required for variant='eq11'$", th.sample_complexity, 2, 10, 5, variant="eq11")
+    raises(r"^`eps` must be finite", th.sample_complexity, 2, 10, 5, variant="eq11", eps=np.nan)
+    raises(r"^`d` must be finite", th.min_norm_interpolation_risk, np.nan, 1, 1)
+    raises(r"^`signal_sq` must be", th.min_norm_interpolation_risk, 2, 1, -1.0)
+    raises(r"^`m` must be finite", th.ols_excess_risk, 2, np.nan, 1.0)
+    raises(r"^`sigma` must be finite", th.ols_excess_risk, 2, 5, np.nan)
+    # admissible edges, hand values: (1 - m/d) s
+    assert th.min_norm_interpolation_risk(0.5, 0, 1.0) == 1.0  # d in (0, 1) is admissible
+    assert th.min_norm_interpolation_risk(4, 0, 0.5) == 0.5  # m = 0 and signal_sq < 1 are admissible
+    assert th.min_norm_interpolation_risk(4, 1, 0.5) == 0.375
+    # OLS: sigma^2 p / (m - p - 1), NaN (a float) where m <= p + 1
+    assert th.ols_excess_risk(2, 6, 1.0) == pytest.approx(2 / 3)
+    out = th.ols_excess_risk(2, 3, 1.0)
+    assert isinstance(out, float) and math.isnan(out)
