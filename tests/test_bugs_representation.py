@@ -754,3 +754,13 @@ def test_theory_current_sample_names_bounds_and_edges():
     assert th.ols_excess_risk(2, 6, 1.0) == pytest.approx(2 / 3)
     out = th.ols_excess_risk(2, 3, 1.0)
     assert isinstance(out, float) and math.isnan(out)
+
+
+def test_federation_helps_interval_clamps_a_lower_root_below_its_bracket():
+    """d = 1e-30: log n + d/n = d has its lower root near n = 1e-32 (log n ~ -73), below the search
+    bracket [-50, log d]; the lower end is then the bracket's end e^-50, and the upper root is near
+    n = 1 (log n = d - d/n ~ 0)."""
+    from fedtheory.representation import theory as th
+
+    lo, hi = th.federation_helps_interval(1e-30)
+    assert lo == math.exp(-50.0) and lo < hi and hi == pytest.approx(1.0, rel=1e-9)
