@@ -199,3 +199,41 @@ def test_blas_single_thread_limits_blas_only(monkeypatch):
     for i in inside:
         if i["user_api"] != "blas":
             assert i["num_threads"] == before[(i["user_api"], i["filepath"])]
+
+
+# --------------------------------------------------------------------------- re-measured 120-sample of
+# linalg.py (current file): parameter names and whole messages of the validators.
+def test_linalg_current_sample_messages():
+    from fedtheory.linalg import principal_angle_distance_def1, random_orthonormal
+
+    e = np.eye(3)[:, :1]
+    with pytest.raises(ValueError, match=r"^`B2`"):
+        principal_angle_distance_def1(e, np.full((3, 1), np.nan))
+    with pytest.raises(ValueError, match=r"^`B1` and `B2` must be single matrices"):
+        principal_angle_distance_def1(e, np.ones((2, 3, 1)))  # B1 a matrix, B2 a stack
+    rng = np.random.default_rng(0)
+    with pytest.raises(TypeError, match=r"^`rng`"):
+        random_orthonormal("rng", 3, 1)
+    with pytest.raises(ValueError, match=r"^`k` must be in \[1, 3\]"):
+        random_orthonormal(rng, 3, 5)
+    with pytest.raises(ValueError, match=r"^`size` must be"):
+        random_orthonormal(rng, 3, 1, size=(-1,))
+    with pytest.raises(ValueError, match=r"^the d x k Gaussian matrices would need .*`size`=\(1000000,\)"):
+        random_orthonormal(rng, 1000, 1, size=(10 ** 6,))  # 1e9 floats > 4 GiB
+    with pytest.raises(ValueError, match=r"^`b` must be finite"):
+        batched_solve(np.eye(2), np.array([1.0, np.nan]))
+    with pytest.raises(ValueError, match=r"^`rcond` must be"):
+        batched_solve(np.eye(2), np.ones(2), rcond=-1.0)
+    with pytest.raises(TypeError, match=r"^`symmetric` must be"):
+        batched_solve(np.eye(2), np.ones(2), symmetric="yes")
+    with pytest.raises(ValueError, match=r"^`A` must be a square matrix or a stack of them \(\.\.\., p, p\); "
+                                         r"got shape \(2, 3\)$"):
+        batched_solve(np.ones((2, 3)), np.ones(2))
+    with pytest.raises(ValueError, match=r"^`b` must have shape \(\.\.\., 3\) or \(\.\.\., 3, q\) to match `A` "
+                                         r"\(3, 3\); got \(2,\)$"):
+        batched_solve(np.eye(3), np.ones(2))
+    # x = 1e10 / 1e-300 overflows
+    with pytest.raises(ValueError, match=r"^the solution of the tiny system overflowed float64: the entries of "
+                                         r"`A` or `b` are too large in magnitude$"):
+        with np.errstate(all="ignore"):
+            batched_solve(np.array([[1e-300]]), np.array([1e10]), rcond=0.0, what="tiny system")
