@@ -210,7 +210,7 @@ def test_linalg_current_sample_messages():
     with pytest.raises(ValueError, match=r"^`B2`"):
         principal_angle_distance_def1(e, np.full((3, 1), np.nan))
     with pytest.raises(ValueError, match=r"^`B1` and `B2` must be single matrices"):
-        principal_angle_distance_def1(e, np.ones((2, 3, 1)))  # B1 a matrix, B2 a stack
+        principal_angle_distance_def1(e, np.ones((3, 3, 1)))  # B1 a matrix, B2 a stack of as many matrices as d
     rng = np.random.default_rng(0)
     with pytest.raises(TypeError, match=r"^`rng`"):
         random_orthonormal("rng", 3, 1)
