@@ -664,3 +664,40 @@ def test_exact_mse_heads_carry_the_tiny_ridge():
     G = np.swapaxes(A, 1, 2) @ A
     ref = np.mean([np.sum((1e-12 * np.linalg.solve(G[i], model.W_star[i])) ** 2) for i in range(10)])
     assert got == pytest.approx(ref, rel=1e-2, abs=0)
+
+
+# --------------------------------------------------------------------------- re-measured 120-sample of
+# srpfl/theory.py (current file): parameter names and lower bounds of the validators.
+def test_srpfl_theory_current_sample_names_and_bounds():
+    from fedtheory.representation.algorithms import fedrep_round
+    from fedtheory.srpfl import theory as th
+
+    def raises(pattern, f, *a, **kw):
+        with np.errstate(all="ignore"), pytest.raises(ValueError, match=pattern):
+            f(*a, **kw)
+
+    raises(r"^`a` must be finite", th.contraction_bound, 0.5, np.nan, 2.0)
+    raises(r"^`n_over_n0` must be", th.contraction_bound, 0.5, 0.2, -1.0)
+    raises(r"^`n_over_n0` must be finite", th.noise_floor, 0.2, np.nan)
+    raises(r"^`N` must be", th.stage_rounds, 1, 0.2, 0, 1)
+    raises(r"^`lam` must be", th.stage_rounds, 1, 0.2, 8, 1, lam=0.0)
+    raises(r"^`r` must satisfy 1 <= r < log2\(N/n0\)", th.stage_rounds, 3, 0.2, 8, 1)  # n0 2^3 = N
+    raises(r"^`c` must be finite", th.progress_ratio, 0.5, 0.2, 1, 8, 1, c=np.nan)
+    raises(r"^`T` must be", th.theorem47_probability, -1, 10, 2, 8)
+    raises(r"^`d` must be finite", th.theorem47_m_condition, 2, np.nan, 8, 2, 1.0, 0.5, 0.1)
+    raises(r"^`n0` must be", th.theorem47_m_condition, 2, 10, 8, 0, 1.0, 0.5, 0.1)
+    raises(r"^`lam` must be", th.phase2_rounds_exact, 0.2, 8, 1, 2.0, lam=0.0)
+    raises(r"^`d0` must be finite", th.fedrep_rounds_exact, 0.2, 8, 1, 2.0, d0=np.nan)
+    raises(r"^`max_rounds` must be", th.idealised_wallclock, 8, 1, 0.2, 1.2, max_rounds=0)
+    raises(r"^`lam` must be", th.lemma_b2_bound, 8, 0.2, 2.0, lam=0.0)
+    model = make_model(7, 3, 5, sigma=0.4, seed=3)
+    rng = np.random.default_rng(4)
+    B = np.linalg.qr(model.B_star + 0.4 * rng.standard_normal((7, 3)))[0]
+    X, y = model.sample(rng, np.arange(5), 9)
+    rnd = fedrep_round(B, X, y, 0.05)
+    args = dict(B_hat=B, X=X, y=y, B_star=model.B_star, W_star_sel=model.W_star, eta=0.05, B_bar=rnd.B_bar,
+                R=rnd.R, w=rnd.w, B_next=rnd.B_next)
+    for name, bad, pattern in [("y", y[:, :3], r"^`y`"), ("B_star", model.B_star[:4], r"^`B_star`"),
+                               ("eta", -1.0, r"^`eta` must be"), ("R", rnd.R[:2], r"^`R`"),
+                               ("w", rnd.w[:2], r"^`w`")]:
+        raises(pattern, th.round_decomposition, **{**args, name: bad})
