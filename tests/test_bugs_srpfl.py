@@ -686,7 +686,7 @@ def test_srpfl_theory_current_sample_names_and_bounds():
     raises(r"^`T` must be", th.theorem47_probability, -1, 10, 2, 8)
     raises(r"^`d` must be finite", th.theorem47_m_condition, 2, np.nan, 8, 2, 1.0, 0.5, 0.1)
     raises(r"^`n0` must be", th.theorem47_m_condition, 2, 10, 8, 0, 1.0, 0.5, 0.1)
-    raises(r"^`lam` must be", th.phase2_rounds_exact, 0.2, 8, 1, 2.0, lam=0.0)
+    raises(r"^`lam` must be in \(0, inf\); got lam=0.0$", th.phase2_rounds_exact, 0.2, 8, 1, 1.2, lam=0.0)
     raises(r"^`d0` must be finite", th.fedrep_rounds_exact, 0.2, 8, 1, 2.0, d0=np.nan)
     raises(r"^`max_rounds` must be", th.idealised_wallclock, 8, 1, 0.2, 1.2, max_rounds=0)
     raises(r"^`lam` must be", th.lemma_b2_bound, 8, 0.2, 2.0, lam=0.0)
