@@ -297,3 +297,9 @@ def test_replicate_divergence_names_the_step():
                                              r"the step `eta`=0.001 or `head_lr`=0.5"):
             run_fedrep(d=4, k=1, n=4, m=1, r=1.0, rounds=3, eta=1e-3, init="random", m_test=0, model=model,
                        replicates=2, seed=1)
+
+
+def test_replicate_params_record_the_resolved_default_step_as_the_single_run_does():
+    res = run_fedrep(**SMALL, r=0.3, replicates=2, seed=1)  # eta=None: default_eta of each replicate's model
+    one = run_fedrep(**SMALL, r=0.3, seed=spawn_seeds(1, 2)[1])
+    assert res[1].params["eta"] == one.params["eta"] == one.eta == res.eta[1]

@@ -66,7 +66,8 @@ class FedRepReplicates:
         return FedRepResult(dist=self.dist[j], objective=self.objective[j], batch_loss=self.batch_loss[j],
                             B=self.B[j], W=self.W[j], B0=self.B0[j], eval_mse=float(self.eval_mse[j]),
                             eta=float(self.eta[j]),
-                            params={**self.params, "seed": seed_repr(self.seeds[j]), "replicate": j},
+                            params={**self.params, "eta": float(self.eta[j]), "seed": seed_repr(self.seeds[j]),
+                                    "replicate": j},
                             model=self.models[j])
 
     def __iter__(self):
