@@ -12,8 +12,8 @@ import pytest
 
 from fedtheory.cache import CacheCorruptWarning, TaskCache, task_key
 
-CMD = [sys.executable, "-m", "fedtheory.cli", "reproduce", "fedrep", "--figure", "fedrep.fig4"]
-N_TASKS = 4  # fedrep.fig4 quick: 4 seeds
+CMD = [sys.executable, "-m", "fedtheory.cli", "reproduce", "fedrep", "--figure", "fedrep.fig3"]
+N_TASKS = 4  # fedrep.fig3: one cached task (a replicate batch over the seeds) per n in (10, 100, 1000, 10000)
 
 
 def test_entry_roundtrip_checksum_and_corruption(tmp_path):
@@ -69,7 +69,7 @@ def test_sigkill_then_resume_recomputes_only_missing_tasks(tmp_path):
     hits = int(line.split(": ")[1].split(" hits")[0])
     computed = int(line.split("hits, ")[1].split(" computed")[0])
     assert hits == stored and hits + computed == N_TASKS
-    assert _data(os.path.join(out_b, "fedrep_fig4.json")) == _data(os.path.join(out_ref, "fedrep_fig4.json"))
+    assert _data(os.path.join(out_b, "fedrep_fig3.json")) == _data(os.path.join(out_ref, "fedrep_fig3.json"))
 
 
 @pytest.mark.slow
@@ -84,7 +84,7 @@ def test_corrupted_entry_is_reported_and_recomputed(tmp_path):
     assert res.returncode == 0 and "Traceback" not in res.stderr
     assert "corrupt cache entry" in res.stderr
     assert "1 corrupt entries recomputed" in res.stdout
-    assert _data(os.path.join(out_b, "fedrep_fig4.json")) == _data(os.path.join(out_a, "fedrep_fig4.json"))
+    assert _data(os.path.join(out_b, "fedrep_fig3.json")) == _data(os.path.join(out_a, "fedrep_fig3.json"))
 
 
 def test_unusable_cache_folder_is_a_one_line_value_error(tmp_path):
