@@ -60,7 +60,8 @@ def fig1_data(ms=(5, 10, 20), *, d=20, k=2, n=100, r=1.0, rounds=200, sigma=1e-3
     return _cached_batch(task, seed, "fedrep.fig1", task.keywords, backend)
 
 
-def _fig3_all(ss, d, k, n, m, r, rounds, sigma, head_norm, eta, head_lr, seeds):
+def _fig3_all(task, d, k, m, r, rounds, sigma, head_norm, eta, head_lr, seeds):
+    n, ss = task
     s_model, a = spawn_seeds(ss, 2)
     models = _models(d, k, n, sigma, head_norm, s_model, seeds)
     lr = head_lr if isinstance(head_lr, dict) else {"10GD-GD": head_lr, "GD-GD": head_lr}
@@ -94,12 +95,12 @@ def fig3_data(ns=(10, 100, 1000, 10000), *, d=10, k=2, m=5, r=0.1, rounds=100, s
     selections and batches (common random numbers); each method's ``seeds`` runs are one replicate batch.
     """
     eta = 1.0 / (4 * k) if eta is None else eta
-    out = {}
-    for n, sn in zip(ns, spawn_seeds(seed, len(ns))):
-        task = partial(_fig3_all, d=d, k=k, n=n, m=m, r=r, rounds=rounds, sigma=sigma,
-                       head_norm=head_norm, eta=eta, head_lr=head_lr, seeds=seeds)
-        out[n] = _cached_batch(task, sn, "fedrep.fig3", task.keywords, backend)
-    return out
+    task = partial(_fig3_all, d=d, k=k, m=m, r=r, rounds=rounds, sigma=sigma, head_norm=head_norm, eta=eta,
+                   head_lr=head_lr, seeds=seeds)
+    # one task per n (a replicate batch over the seeds): the n values run in parallel on the backend
+    tasks = list(zip(ns, spawn_seeds(seed, len(ns))))
+    res = cached_map(task, tasks, namespace="fedrep.fig3", params=task.keywords, backend=backend)
+    return dict(zip(ns, res))
 
 
 def _fig4_all(ss, d, k, n, m, r, rounds, sigma, head_norm, m_news, n_new, eta_fedavg, seeds):
