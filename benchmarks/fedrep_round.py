@@ -54,6 +54,20 @@ def roofline(BB, gen, X, P, R, G):
     return G
 
 
+def median_times(variants: dict, repeats: int) -> dict:
+    """Median seconds per variant over ``repeats``, after one warm-up call each; within a repeat the
+    variants run one after the other (interleaved), so their ratios are robust to a noisy machine."""
+    for f in variants.values():
+        f()
+    times = {name: [] for name in variants}
+    for _ in range(repeats):
+        for name, f in variants.items():
+            t0 = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - t0)
+    return {name: float(np.median(v)) for name, v in times.items()}
+
+
 def bench_size(name, repeats=5, with_reference=True):
     d, k, n, m, r = SIZES[name]
     c = int(round(r * n))
@@ -85,15 +99,7 @@ def bench_size(name, repeats=5, with_reference=True):
     }
     if with_reference:
         variants["reference_loop"] = single(lambda: reference_loop(B, model, sel, m, 0.1, rng))
-    for f in variants.values():  # warm-up
-        f()
-    times = {kname: [] for kname in variants}
-    for _ in range(repeats):
-        for kname, f in variants.items():
-            t0 = time.perf_counter()
-            f()
-            times[kname].append(time.perf_counter() - t0)
-    med = {kname: float(np.median(v)) for kname, v in times.items()}
+    med = median_times(variants, repeats)
     rec = {"size": name, "d": d, "k": k, "n": n, "m": m, "r": r, "clients_per_round": c,
            "normals_per_round": c * m * d, "seconds": med, "repeats": repeats,
            "ratios": {"full_over_roofline": med["full"] / med["roofline"],

@@ -24,6 +24,7 @@ import tracemalloc
 import numpy as np
 
 from fedtheory.linalg import blas_single_thread, random_orthonormal
+from fedtheory_benchmarks.fedrep_round import median_times
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory.representation import make_model, mom_init, run_fedrep
 from fedtheory.representation.algorithms import _round_stacked
@@ -32,18 +33,6 @@ SMALL = dict(d=20, k=2, n=100, m=10)
 LARGE = {"S3": (100, 5, 10000, 20, 1.0), "S4": (500, 10, 1000, 50, 1.0)}
 TARGETS = {"replicates_speedup": 8.0, "end_to_end_over_parts": 1.15, "mom_over_roofline": 1.3,
            "memory_peak_mb": 1024.0}
-
-
-def _median_times(variants: dict, repeats: int) -> dict:
-    for f in variants.values():  # warm-up
-        f()
-    times = {name: [] for name in variants}
-    for _ in range(repeats):
-        for name, f in variants.items():
-            t0 = time.perf_counter()
-            f()
-            times[name].append(time.perf_counter() - t0)
-    return {name: float(np.median(v)) for name, v in times.items()}
 
 
 def bench_replicates(r: float, R: int = 64, rounds: int = 200, repeats: int = 3) -> dict:
@@ -56,7 +45,7 @@ def bench_replicates(r: float, R: int = 64, rounds: int = 200, repeats: int = 3)
             run_fedrep(**kw, seed=s)
 
     with blas_single_thread():
-        med = _median_times({"loop": loop, "batched": lambda: run_fedrep(**kw, replicates=R, seed=0)}, repeats)
+        med = median_times({"loop": loop, "batched": lambda: run_fedrep(**kw, replicates=R, seed=0)}, repeats)
     per = R * rounds
     return {"size": "S1" if r == 1.0 else "small", **kw, "replicates": R, "seconds": med,
             "us_per_replicate_round": {k: v / per * 1e6 for k, v in med.items()},
@@ -79,7 +68,7 @@ def bench_end_to_end(name: str, T: int = 20, repeats: int = 1, sampled: bool = T
         "round": lambda: _round_stacked(B, model, sel, m, eta, rng, buf),
     }
     with blas_single_thread():
-        med = _median_times(variants, repeats)
+        med = median_times(variants, repeats)
         out = {"size": name, "d": d, "k": k, "n": n, "m": m, "r": r, "T": T, "seconds": med,
                "parts": med["mom_init"] + T * med["round"]}
         out["end_to_end_over_parts"] = med["run"] / out["parts"]
@@ -115,7 +104,7 @@ def bench_mom(name: str, repeats: int = 3) -> dict:
     Z = np.empty((d, d))
     gen = np.random.Generator(np.random.SFC64(5))
     with blas_single_thread():
-        med = _median_times({"roofline": lambda: _mom_roofline(n, m, chunk, gen, buf, Y, Z),
+        med = median_times({"roofline": lambda: _mom_roofline(n, m, chunk, gen, buf, Y, Z),
                              "mom_init": lambda: mom_init(model, m, as_generator(6))}, repeats)
     return {"size": name, "seconds": med, "mom_over_roofline": med["mom_init"] / med["roofline"]}
 

@@ -211,6 +211,17 @@ def fit_local(X: np.ndarray, y: np.ndarray, ridge: float = 1e-5) -> np.ndarray:
     return batched_solve(G, rhs, what="local ridge", symmetric=True)
 
 
+def _check_predictors(model, theta_hat, clients, noiseless):
+    """Validated ``(clients, theta_hat, noiseless)`` of :func:`test_mse` and :func:`test_mse_exact`:
+    ``theta_hat`` has one row of length d per client in ``clients`` (default all)."""
+    clients = np.arange(model.n) if clients is None else _check_clients(clients, model.n)
+    theta_hat = check_matrix(theta_hat, "theta_hat")
+    if theta_hat.shape != (clients.size, model.d):
+        raise ValueError(f"`theta_hat` must have one row of length d={model.d} per client in `clients` "
+                         f"({clients.size} clients): shape {(clients.size, model.d)}; got {theta_hat.shape}")
+    return clients, theta_hat, check_bool(noiseless, "noiseless")
+
+
 def test_mse(model: FedRepModel, theta_hat: np.ndarray, rng: np.random.Generator, m_test: int,
              clients: np.ndarray | None = None, noiseless: bool = False) -> float:
     """Mean squared prediction error of per-client linear predictors on fresh data.
@@ -220,12 +231,7 @@ def test_mse(model: FedRepModel, theta_hat: np.ndarray, rng: np.random.Generator
     check_instance(model, "model", FedRepModel)
     check_generator(rng, "rng")
     m_test = check_int(m_test, "m_test", 1)
-    clients = np.arange(model.n) if clients is None else _check_clients(clients, model.n)
-    theta_hat = check_matrix(theta_hat, "theta_hat")
-    if theta_hat.shape != (clients.size, model.d):
-        raise ValueError(f"`theta_hat` must have one row of length d={model.d} per client in `clients` "
-                         f"({clients.size} clients): shape {(clients.size, model.d)}; got {theta_hat.shape}")
-    noiseless = check_bool(noiseless, "noiseless")
+    clients, theta_hat, noiseless = _check_predictors(model, theta_hat, clients, noiseless)
     _check_model_memory(model)
     check_alloc(clients.size * m_test * model.d, "the test covariates (clients x m_test x d)", m_test=m_test,
                 d=model.d, clients=clients.size)
@@ -248,12 +254,7 @@ def test_mse_exact(model: FedRepModel, theta_hat: np.ndarray, clients: np.ndarra
     (default all): the limit of :func:`test_mse` as ``m_test -> infinity``, without sampling.
     """
     check_instance(model, "model", FedRepModel)
-    clients = np.arange(model.n) if clients is None else _check_clients(clients, model.n)
-    theta_hat = check_matrix(theta_hat, "theta_hat")
-    if theta_hat.shape != (clients.size, model.d):
-        raise ValueError(f"`theta_hat` must have one row of length d={model.d} per client in `clients` "
-                         f"({clients.size} clients): shape {(clients.size, model.d)}; got {theta_hat.shape}")
-    noiseless = check_bool(noiseless, "noiseless")
+    clients, theta_hat, noiseless = _check_predictors(model, theta_hat, clients, noiseless)
     err = float(np.mean(np.sum((model.theta_star[clients] - theta_hat) ** 2, axis=1)))
     return check_finite_result(err + (0.0 if noiseless else model.sigma ** 2), "the test MSE", "theta_hat")
 

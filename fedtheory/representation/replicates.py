@@ -35,8 +35,19 @@ __all__ = ["FedRepReplicates", "FedAvgReplicates", "CHUNK_BYTES"]
 CHUNK_BYTES = 256 * 2 ** 20
 
 
+class ReplicateSequence:
+    """Sequence behaviour shared by the replicate results: ``len`` is R (the leading axis of
+    ``dist``), iteration yields ``self[j]`` for j = 0..R-1."""
+
+    def __len__(self) -> int:
+        return self.dist.shape[0]
+
+    def __iter__(self):
+        return (self[j] for j in range(len(self)))
+
+
 @dataclass(frozen=True, eq=False)
-class FedRepReplicates:
+class FedRepReplicates(ReplicateSequence):
     """R independent FedRep runs (``run_fedrep(..., replicates=R)``).
 
     Attributes are those of :class:`~fedtheory.representation.algorithms.FedRepResult` with a
@@ -58,9 +69,6 @@ class FedRepReplicates:
     models: tuple = field(repr=False)
     seeds: tuple = field(repr=False)
 
-    def __len__(self) -> int:
-        return self.dist.shape[0]
-
     def __getitem__(self, j) -> FedRepResult:
         j = range(len(self))[j]  # IndexError for out of range, negative indices from the end
         return FedRepResult(dist=self.dist[j], objective=self.objective[j], batch_loss=self.batch_loss[j],
@@ -69,9 +77,6 @@ class FedRepReplicates:
                             params={**self.params, "eta": float(self.eta[j]), "seed": seed_repr(self.seeds[j]),
                                     "replicate": j},
                             model=self.models[j])
-
-    def __iter__(self):
-        return (self[j] for j in range(len(self)))
 
     @property
     def E0(self) -> np.ndarray:
@@ -235,7 +240,7 @@ def _run_chunk(models, children, etas, *, n_sel, m, rounds, init, m_init, fresh_
 
 
 @dataclass(frozen=True, eq=False)
-class FedAvgReplicates:
+class FedAvgReplicates(ReplicateSequence):
     """R independent FedAvg runs (``run_fedavg(..., replicates=R)``): the arrays of
     :class:`~fedtheory.representation.algorithms.FedAvgResult` with a leading replicate axis
     (``dist``, ``objective`` (R, rounds+1), ``B`` (R, d, k), ``w`` (R, k), ``eval_mse`` (R,));
@@ -250,18 +255,12 @@ class FedAvgReplicates:
     models: tuple = field(repr=False)
     seeds: tuple = field(repr=False)
 
-    def __len__(self) -> int:
-        return self.dist.shape[0]
-
     def __getitem__(self, j) -> FedAvgResult:
         j = range(len(self))[j]
         return FedAvgResult(dist=self.dist[j], objective=self.objective[j], B=self.B[j], w=self.w[j],
                             eval_mse=float(self.eval_mse[j]),
                             params={**self.params, "seed": seed_repr(self.seeds[j]), "replicate": j},
                             model=self.models[j])
-
-    def __iter__(self):
-        return (self[j] for j in range(len(self)))
 
     def summary(self) -> str:
         last = self.objective[:, -1]

@@ -45,6 +45,7 @@ from ..linalg import principal_angle_distance, random_orthonormal
 from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
 from ..representation.algorithms import _reduced_from_draws, _round_from_features, mom_init, resolve_sampler
 from ..representation.model import FedRepModel, make_model
+from ..representation.replicates import ReplicateSequence
 from .model import SpeedModel, make_speed_model
 from .theory import contraction_bound
 
@@ -55,7 +56,7 @@ CHUNK_BYTES = 256 * 2 ** 20
 
 
 @dataclass(frozen=True, eq=False)
-class SRPFLReplicates:
+class SRPFLReplicates(ReplicateSequence):
     """R independent FedRep-SRPFL runs (``run_srpfl(..., replicates=R)``).
 
     Attributes are those of :class:`~fedtheory.srpfl.algorithms.SRPFLResult` with a leading
@@ -83,9 +84,6 @@ class SRPFLReplicates:
     speed_models: tuple = field(repr=False)
     seeds: tuple = field(repr=False)
 
-    def __len__(self) -> int:
-        return self.dist.shape[0]
-
     def __getitem__(self, j):
         from .algorithms import SRPFLResult
 
@@ -101,9 +99,6 @@ class SRPFLReplicates:
                            stage=stage, a=self.a[j, :T], bound=self.bound[j, :T], mse=self.mse[j, :T + 1],
                            identities={}, E0=float(self.E0[j]), eta=float(self.eta[j]), params=params,
                            model=self.models[j])
-
-    def __iter__(self):
-        return (self[j] for j in range(len(self)))
 
     @property
     def bound_violations(self) -> np.ndarray:
