@@ -2,7 +2,9 @@
 measured roofline, two threaded workers and the reduced sampler.
 
 ``full`` is one round as ``run_fedrep`` runs it (PCG64 stream, the batch drawn into a buffer the run
-reuses); ``full_fresh_arrays`` is the public one-round call ``fedrep_round_stacked``, which allocates
+reuses); ``full_sfc64`` is the same round drawn from SFC64, the roofline's generator, as
+``run_fedrep(..., bit_generator="sfc64")`` runs it (the ratio that isolates the library's own
+overhead); ``full_fresh_arrays`` is the public one-round call ``fedrep_round_stacked``, which allocates
 its batch. The roofline is the tight lower bound: SFC64 (the fastest numpy generator here) into a
 preallocated buffer plus the two tall matmuls into preallocated outputs, at one BLAS thread.
 
@@ -82,7 +84,9 @@ def bench_size(name, repeats=5, with_reference=True):
     P = np.empty((c * m, 2 * k))
     G = np.empty((d, k))
     sfc = np.random.Generator(np.random.SFC64(0))
+    sfc_run = np.random.Generator(np.random.SFC64(3))
     buf = np.empty((c * m, d))
+    buf_sfc = np.empty((c * m, d))
 
     def single(f):
         def run():
@@ -93,6 +97,7 @@ def bench_size(name, repeats=5, with_reference=True):
     variants = {
         "roofline": single(lambda: roofline(BB, sfc, X, P, R, G)),
         "full": single(lambda: _round_stacked(B, model, sel, m, 0.1, rng, buf)),
+        "full_sfc64": single(lambda: _round_stacked(B, model, sel, m, 0.1, sfc_run, buf_sfc)),
         "full_fresh_arrays": single(lambda: fedrep_round_stacked(B, model, sel, m, 0.1, rng)),
         "full_2workers": lambda: fedrep_round_sharded(B, model, sel, m, 0.1, g2, workers=2),
         "reduced": single(lambda: fedrep_round_reduced(B, model, sel, m, 0.1, rng)),
@@ -103,6 +108,7 @@ def bench_size(name, repeats=5, with_reference=True):
     rec = {"size": name, "d": d, "k": k, "n": n, "m": m, "r": r, "clients_per_round": c,
            "normals_per_round": c * m * d, "seconds": med, "repeats": repeats,
            "ratios": {"full_over_roofline": med["full"] / med["roofline"],
+                      "full_sfc64_over_roofline": med["full_sfc64"] / med["roofline"],
                       "single_over_2workers": med["full"] / med["full_2workers"],
                       "2workers_parallel": c * m * d >= PARALLEL_MIN_NORMALS,
                       "roofline_over_reduced": med["roofline"] / med["reduced"]}}
@@ -152,12 +158,13 @@ def run(quick=False):
 
 def table(result) -> str:
     lines = [f"{'size':<5}{'normals':>12}{'roofline':>11}{'full':>10}{'2 workers':>11}{'reduced':>10}"
-             f"{'reference':>11}  full/roof  ref/full  1w/2w  roof/red"]
+             f"{'reference':>11}  full/roof  sfc64/roof  ref/full  1w/2w  roof/red"]
     for r in result["rounds"]:
         s, q = r["seconds"], r["ratios"]
         lines.append(f"{r['size']:<5}{r['normals_per_round']:>12}{s['roofline'] * 1e3:>9.2f}ms{s['full'] * 1e3:>8.2f}ms"
                      f"{s['full_2workers'] * 1e3:>9.2f}ms{s['reduced'] * 1e3:>8.2f}ms"
                      f"{s.get('reference_loop', float('nan')) * 1e3:>9.2f}ms  {q['full_over_roofline']:>9.2f}"
+                     f"  {q['full_sfc64_over_roofline']:>10.2f}"
                      f"  {q.get('reference_over_full', float('nan')):>8.2f}  {q['single_over_2workers']:>5.2f}"
                      f"  {q['roofline_over_reduced']:>8.2f}")
     mc = result["monte_carlo"]

@@ -37,11 +37,19 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     raise TypeError(f"`seed` must be an int, SeedSequence or Generator; got {seed!r}")
 
 
-def as_generator(seed: SeedLike) -> np.random.Generator:
-    """Return a ``Generator``: ``seed`` itself if it is one, else a PCG64 seeded from it."""
+#: bit generators a run may draw from: numpy's default PCG64, or SFC64 (about 20% faster normals
+#: on this machine kind; the same law, other numbers)
+BIT_GENERATORS = {"pcg64": np.random.PCG64, "sfc64": np.random.SFC64}
+
+
+def as_generator(seed: SeedLike, bit_generator: str = "pcg64") -> np.random.Generator:
+    """Return a ``Generator``: ``seed`` itself if it is one, else one seeded from it with the named
+    bit generator (``"pcg64"``, numpy's default, or ``"sfc64"``; see :data:`BIT_GENERATORS`)."""
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.Generator(np.random.PCG64(as_seed_sequence(seed)))
+    if bit_generator not in BIT_GENERATORS:
+        raise ValueError(f"`bit_generator` must be one of {tuple(BIT_GENERATORS)}; got {bit_generator!r}")
+    return np.random.Generator(BIT_GENERATORS[bit_generator](as_seed_sequence(seed)))
 
 
 def spawn_seeds(seed: SeedLike, n: int) -> list[np.random.SeedSequence]:

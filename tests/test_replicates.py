@@ -303,3 +303,92 @@ def test_replicate_params_record_the_resolved_default_step_as_the_single_run_doe
     res = run_fedrep(**SMALL, r=0.3, replicates=2, seed=1)  # eta=None: default_eta of each replicate's model
     one = run_fedrep(**SMALL, r=0.3, seed=spawn_seeds(1, 2)[1])
     assert res[1].params["eta"] == one.params["eta"] == one.eta == res.eta[1]
+
+
+# --- bit_generator: the same law from another bit generator ----------------------------------------
+
+@pytest.mark.parametrize("opts", [dict(r=0.3, sigma=0.2), dict(r=0.5, sampler="reduced"),
+                                  dict(r=0.5, init="random", fresh_batches=False)])
+def test_sfc64_replicate_j_is_the_sfc64_single_run(opts):
+    res = run_fedrep(**SMALL, **opts, replicates=3, bit_generator="sfc64", seed=8)
+    assert res.params["bit_generator"] == "sfc64"
+    for j, child in enumerate(spawn_seeds(8, 3)):
+        one = run_fedrep(**SMALL, **opts, bit_generator="sfc64", seed=child)
+        for f in FIELDS:
+            np.testing.assert_array_equal(getattr(res[j], f), getattr(one, f), err_msg=f)
+        assert res[j].eval_mse == one.eval_mse
+
+
+def test_sfc64_shares_the_ground_truth_but_not_the_draws():
+    a = run_fedrep(**SMALL, r=0.3, seed=4)
+    b = run_fedrep(**SMALL, r=0.3, bit_generator="sfc64", seed=4)
+    assert a.model.theta_star.tobytes() == b.model.theta_star.tobytes()
+    assert not np.array_equal(a.dist, b.dist)
+    assert a.params["bit_generator"] == "pcg64"
+    np.testing.assert_array_equal(run_fedrep(**SMALL, r=0.3, bit_generator="sfc64", seed=4).dist, b.dist)
+
+
+def test_sfc64_runs_equal_pcg64_runs_in_law():
+    """KS and z-tests at rounds 1, 5 and 15 between 300 SFC64 and 300 PCG64 replicates (other
+    seeds): dist(B^t, B*) and the batch loss, Bonferroni over 12 decisions at family level 1e-4."""
+    kw = dict(SMALL, r=0.3, sigma=0.2, m_test=0)
+    R = 300
+    a = run_fedrep(**kw, replicates=R, bit_generator="sfc64", seed=300)
+    b = run_fedrep(**kw, replicates=R, seed=400)
+    level = 1e-4 / 12
+    for t in (1, 5, 15):
+        for x, y in ((a.dist[:, t], b.dist[:, t]), (a.batch_loss[:, t - 1], b.batch_loss[:, t - 1])):
+            assert stats.ks_2samp(x, y).pvalue > level, t
+            z = (x.mean() - y.mean()) / np.sqrt(x.var(ddof=1) / R + y.var(ddof=1) / R)
+            assert 2 * stats.norm.sf(abs(z)) > level, (t, z)
+
+
+@pytest.mark.parametrize("bad", ["PCG64", "mt19937", 3, None])
+def test_bad_bit_generator_is_named(bad):
+    with pytest.raises(ValueError, match="bit_generator"):
+        run_fedrep(**SMALL, r=0.3, bit_generator=bad)
+    with pytest.raises(ValueError, match="bit_generator"):
+        as_generator(1, bad)
+
+
+def test_run_trajectories_are_the_public_distance_and_objective():
+    """The runs' unvalidated per-round distance and objective (``B*`` orthonormalised once) give the
+    same bits as the public functions on the returned ``B`` and ``W``."""
+    from fedtheory.linalg import principal_angle_distance
+    from fedtheory.representation.theory import population_objective
+
+    for opts in (dict(r=0.3, sigma=0.3), dict(r=0.5, orthonormalize_B=False, eta=0.02)):
+        one = run_fedrep(**SMALL, **opts, seed=2)
+        mod = one.model
+        assert one.dist[-1] == principal_angle_distance(one.B, mod.B_star)
+        assert one.dist[0] == principal_angle_distance(one.B0, mod.B_star)
+        assert one.objective[-1] == pytest.approx(population_objective(one.B, one.W, mod.B_star, mod.W_star,
+                                                                        mod.sigma), rel=1e-12)
+        rep = run_fedrep(**SMALL, **opts, replicates=2, seed=2)
+        np.testing.assert_array_equal(rep.dist[:, -1], principal_angle_distance(rep.B, np.stack([m.B_star for m in rep.models])))
+
+
+def test_orthonormal_objective_keeps_its_relative_accuracy_near_zero():
+    """The runs' O((n + d) k^2) objective (orthonormal B) against a 50-digit evaluation of the direct
+    formula (6) on the same floats, from F ~ 1 down to F ~ 1e-20: its error is within the same
+    rounding bound ``64 eps (max|w| sqrt(F) + F)`` as the direct float64 formula's."""
+    import mpmath
+    from fedtheory.representation.algorithms import _objective_orthonormal
+    from fedtheory.representation.theory import population_objective
+
+    mod = run_fedrep(d=20, k=2, n=40, m=20, r=0.5, rounds=0, seed=1).model
+    mpmath.mp.dps = 50
+    Bs, Ws = mpmath.matrix(mod.B_star.tolist()), mpmath.matrix(mod.W_star.tolist())
+    seen = []
+    for rounds in (0, 30, 120, 400):
+        one = run_fedrep(d=20, k=2, n=40, m=20, r=0.5, rounds=rounds, seed=1)
+        D = mpmath.matrix(one.W.tolist()) * mpmath.matrix(one.B.tolist()).T - Ws * Bs.T
+        exact = float(sum(D[i, j] ** 2 for i in range(D.rows) for j in range(D.cols)) / (2 * D.rows))
+        fast = float(_objective_orthonormal(one.B, one.W, mod.B_star, mod.W_star, 0.0))
+        direct = population_objective(one.B, one.W, mod.B_star, mod.W_star, 0.0)
+        assert one.objective[-1] == fast
+        # both float64 forms err by O(eps ||w|| sqrt(F)) (rounding in the residual of size sqrt(F))
+        scale = 64 * np.finfo(float).eps * (np.abs(one.W).max() * np.sqrt(exact) + exact)
+        assert abs(fast - exact) <= scale and abs(direct - exact) <= scale, (rounds, fast, direct, exact)
+        seen.append(exact)
+    assert seen[0] > 1e-2 and seen[-1] < 1e-20  # the range the claim above covers

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validation import check_alloc, check_instance, check_iterations
-from ..linalg import principal_angle_distance, random_orthonormal
+from ..linalg import _distance_to, _orthonormalize, principal_angle_distance, random_orthonormal
 from ..random import SeedLike, as_generator, random_subsets, seed_repr, spawn_seeds
 from . import algorithms as _alg  # mom_init looked up at call time, as run_fedrep does
 from .algorithms import (FedAvgResult, FedRepResult, _eval_with_refit, _fedavg_core, _reduced_from_draws,
@@ -126,7 +126,7 @@ def _chunk_size(R, *, n, n_sel, m, d, k, fresh_batches, sampler) -> int:
 
 def _run_replicates(R, *, d, k, n, m, r, n_sel, rounds, eta, sigma, head_norm, design, init, fresh_batches,
                     orthonormalize_B, head_steps, head_lr, m_init, m_test, model, sampler, evaluation,
-                    seed: SeedLike) -> FedRepReplicates:
+                    seed: SeedLike, bit_generator: str = "pcg64") -> FedRepReplicates:
     """``run_fedrep(..., replicates=R)`` after its validation (see there)."""
     kept = (n * k + 2 * d * k + 3 * (rounds + 1)) + n * (d + k) + d * k
     check_alloc(R * kept, "the results of the replicates (R x (heads, B, B0, trajectories and ground truths))",
@@ -145,25 +145,26 @@ def _run_replicates(R, *, d, k, n, m, r, n_sel, rounds, eta, sigma, head_norm, d
         part = _run_chunk([models[j] for j in idx], [children[j] for j in idx], etas[start:start + len(idx)],
                           n_sel=n_sel, m=m, rounds=rounds, init=init, m_init=m_init, fresh_batches=fresh_batches,
                           orthonormalize_B=orthonormalize_B, head_steps=head_steps, head_lr=head_lr,
-                          sampler=sampler)
+                          sampler=sampler, bit_generator=bit_generator)
         for key in out:
             out[key].append(part[key])
     out = {key: np.concatenate(v) for key, v in out.items()}
-    eval_mse = np.array([_eval_with_refit(models[j], out["B"][j], m, m_test, as_generator(children[j][3]),
-                                          evaluation) for j in range(R)])
+    eval_mse = np.array([_eval_with_refit(models[j], out["B"][j], m, m_test,
+                                          as_generator(children[j][3], bit_generator), evaluation)
+                         for j in range(R)])
     params = dict(algorithm="FedRep" if head_steps is None else f"{head_steps}GD-GD",
                   d=d, k=k, n=n, m=m, r=r, n_sel=n_sel, rounds=rounds, eta=eta, sigma=sigma,
                   head_norm=models[0].head_norm, design=models[0].design, init=init,
                   fresh_batches=fresh_batches, orthonormalize_B=orthonormalize_B,
                   head_steps=head_steps, head_lr=head_lr if head_steps else None,
                   m_init=m_init, m_test=m_test, evaluation=evaluation, sampler=sampler, shards=1,
-                  replicates=R, replicate_seed=seed_repr(seed), chunk=chunk)
+                  bit_generator=bit_generator, replicates=R, replicate_seed=seed_repr(seed), chunk=chunk)
     return FedRepReplicates(eval_mse=eval_mse, eta=etas, params=params, models=tuple(models), seeds=tuple(seeds),
                             **out)
 
 
 def _run_chunk(models, children, etas, *, n_sel, m, rounds, init, m_init, fresh_batches, orthonormalize_B,
-               head_steps, head_lr, sampler) -> dict:
+               head_steps, head_lr, sampler, bit_generator="pcg64") -> dict:
     """Rounds of one chunk of replicates (the arrays of a :class:`FedRepReplicates`, chunk rows)."""
     Rc = len(models)
     d, k, n, sigma = models[0].d, models[0].k, models[0].n, models[0].sigma
@@ -171,10 +172,11 @@ def _run_chunk(models, children, etas, *, n_sel, m, rounds, init, m_init, fresh_
     B_star = np.stack([mod.B_star for mod in models])
     W_star = np.stack([mod.W_star for mod in models])
     theta = np.stack([mod.theta_star for mod in models])
-    B = np.stack([_alg.mom_init(mod, m_init, as_generator(ch[1])) if init == "mom"
-                  else random_orthonormal(as_generator(ch[1]), d, k) for mod, ch in zip(models, children)])
+    B = np.stack([_alg.mom_init(mod, m_init, as_generator(ch[1], bit_generator)) if init == "mom"
+                  else random_orthonormal(as_generator(ch[1], bit_generator), d, k)
+                  for mod, ch in zip(models, children)])
     B0 = B.copy()
-    rngs = [as_generator(ch[2]) for ch in children]
+    rngs = [as_generator(ch[2], bit_generator) for ch in children]
     if not fresh_batches:
         data = [mod.sample(g, np.arange(n), m) for mod, g in zip(models, rngs)]
         X_all = np.stack([x for x, _ in data])
@@ -189,11 +191,14 @@ def _run_chunk(models, children, etas, *, n_sel, m, rounds, init, m_init, fresh_
     Xf = np.empty((Rc, c * m, d)) if fresh_batches and sampler != "reduced" else None
     noise = np.empty((Rc, c, m)) if sigma > 0 else None
 
-    def objective(B, W):
+    def objective(B, W):  # as in the single run: O((n + d) k^2) while B is orthonormal
+        if orthonormalize_B:
+            return _alg._objective_orthonormal(B, W, B_star, W_star, float(sigma))
         diff = W @ np.swapaxes(B, -1, -2) - theta
         return 0.5 * np.mean(np.sum(diff ** 2, axis=-1), axis=-1) + 0.5 * sigma ** 2
 
-    dist[:, 0] = principal_angle_distance(B, B_star)
+    Q_star = _orthonormalize(B_star)  # once, not every round (the same bits as the public distance)
+    dist[:, 0] = _distance_to(Q_star, B)
     obj[:, 0] = objective(B, W)
     kw = dict(head_steps=head_steps, head_lr=head_lr, orthonormalize_B=orthonormalize_B)
     for t in range(rounds):
@@ -228,7 +233,7 @@ def _run_chunk(models, children, etas, *, n_sel, m, rounds, init, m_init, fresh_
         B = rnd.B_next
         W[rows, sel] = rnd.w
         batch_loss[:, t] = 0.5 * np.mean(rnd.resid.reshape(Rc, -1) ** 2, axis=1)
-        dist[:, t + 1] = principal_angle_distance(B, B_star)
+        dist[:, t + 1] = _distance_to(Q_star, B)
         obj[:, t + 1] = objective(B, W)
         if not (np.all(np.isfinite(batch_loss[:, t])) and np.all(np.isfinite(obj[:, t + 1]))):
             bad = int(np.flatnonzero(~np.isfinite(obj[:, t + 1]) | ~np.isfinite(batch_loss[:, t]))[0])
