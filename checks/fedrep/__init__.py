@@ -2,8 +2,12 @@
 Representations for Personalized Federated Learning*, ICML 2021.
 
 Claims by section: :mod:`.sec2_problem` (Sec. 2.1, eqs. (4)-(6)), :mod:`.alg2` (Sec. 4.1,
-Algorithm 2), :mod:`.thm1` (Sec. 4.2: Definition 1, Assumptions 1-3, Theorem 1, eq. (11)),
-:mod:`.sec5_experiments` (Sec. 5.1, Figures 1, 3, 4). Figures: ``fedtheory_reproductions.fedrep``.
+Algorithm 2), :mod:`.thm1` (Sec. 4.2: Definition 1, Assumptions 1-3, Theorem 1),
+:mod:`.sample_complexity` (Theorem 1's m condition, eq. (11), federation helps in samples),
+:mod:`.sec4_structure` (Secs. 2.1 and 4.2: minimisers of (3), Assumption 2's necessity, strict
+decrease, matrix sensing, no RIP, Table 1), :mod:`.sec5_experiments` (Sec. 5.1, Figures 1, 3, 4),
+:mod:`.new_client` (new clients' excess risk), :mod:`.errata` (T4, T5, T10, T15, the invariance).
+Figures: ``fedtheory_reproductions.fedrep``.
 Results ledger: :mod:`.ledger`.
 """
 from fedtheory import Paper
@@ -17,6 +21,7 @@ PAPER = Paper(
     arxiv="2102.07078",
     description="FedRep on linear representation learning: Theorem 1's contraction, sample complexity, "
                 "Figures 1, 3, 4.",
-    modules=tuple(f"{__name__}.{m}" for m in ("sec2_problem", "alg2", "thm1", "sec5_experiments"))
+    modules=tuple(f"{__name__}.{m}" for m in ("sec2_problem", "alg2", "thm1", "sample_complexity", "sec4_structure",
+                                               "sec5_experiments", "new_client", "errata"))
     + ("fedtheory_reproductions.fedrep", f"{__name__}.ledger"),
 )

@@ -5,26 +5,13 @@ import math
 
 import numpy as np
 
-from fedtheory.random import spawn_seeds
 from fedtheory.representation import noise_std, run_fedrep, theorem1_bound
-from fedtheory.representation import experiments as ex
 
 PAPER_NOISE = noise_std(1e-3, "std")  # Sec. 5.1 "N(., 10^-3)", read as std like the public code
 
 
 def _thm1_setting(full: bool):
     return dict(d=20, k=2, n=16, r=0.5, m=20, rounds=60, runs=300 if full else 60)
-
-
-def _sc_sweep(full: bool, seed):
-    seeds = 15 if full else 7
-    ds = [8, 16, 32, 64]
-    ns = [4, 8, 16, 32]
-    d_fix, n_fix = 32, 8
-    sd, sn = spawn_seeds(seed, 2)
-    m_d = [ex.smallest_m(d, n_fix, seeds=seeds, seed=s) for d, s in zip(ds, spawn_seeds(sd, len(ds)))]
-    m_n = [ex.smallest_m(d_fix, n, seeds=seeds, seed=s) for n, s in zip(ns, spawn_seeds(sn, len(ns)))]
-    return ds, ns, d_fix, n_fix, m_d, m_n, seeds
 
 
 # ----------------------------------------------------------------------------- figures
@@ -73,20 +60,18 @@ def se_sample_size(n: int, se: float, gap: float, level: float, power: float = 0
 
 
 # ----------------------------------------------------------------------------- Theorem 1 helpers
-def _contraction_runs(model, m, r, rounds, seed, runs, sigma_min, *, stop_at_first=False):
-    """``runs`` exact noiseless FedRep runs (MoM init, QR, eta = 1/(4k)) at batch size ``m``, as one
-    replicate batch (run j has seed ``spawn_seeds(seed, runs)[j]``); per run, whether (10) holds at
-    every round t <= rounds. With ``stop_at_first`` only the runs up to the first violation count.
-    Returns (violations, runs counted, max ratio, E0s)."""
+def _contraction_batch(model, m, r, rounds, seed, runs, sigma_min):
+    """``runs`` exact noiseless FedRep runs (MoM init, QR, eta = 1/(4k); the reduced sampler, exact in law
+    for Gaussian designs with d >= 2k) at batch size ``m`` as one replicate batch (run j has seed
+    ``spawn_seeds(seed, runs)[j]``). Returns per run: whether (10) breaks at some round t <= rounds, the
+    largest ratio dist_t / bound_t (t >= 1), and E0."""
     T = np.arange(rounds + 1)
-    res = run_fedrep(model.d, model.k, model.n, m, r, rounds, model=model, m_test=0, replicates=runs, seed=seed)
+    res = run_fedrep(model.d, model.k, model.n, m, r, rounds, model=model, m_test=0, replicates=runs, seed=seed,
+                     sampler="reduced")
     bound = theorem1_bound(T[None, :], res.dist[:, :1], res.eta[:, None], res.E0[:, None], sigma_min)
     broken = ~np.all(res.dist <= bound * (1 + 1e-9) + 1e-15, axis=1)
-    done = runs
-    if stop_at_first and broken.any():
-        done = int(np.argmax(broken)) + 1
-    ratio = np.max(res.dist[:done, 1:] / np.maximum(bound[:done, 1:], 1e-300), axis=1)
-    return int(broken[:done].sum()), done, float(ratio.max()), [float(e) for e in res.E0[:done]]
+    ratio = np.max(res.dist[:, 1:] / np.maximum(bound[:, 1:], 1e-300), axis=1)
+    return broken, ratio, np.asarray(res.E0, float)
 
 
 def _sweeps_needed(se: float, gap: float, level: float, df0: int = 2, points: int = 4, power: float = 0.8,

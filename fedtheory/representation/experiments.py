@@ -18,7 +18,7 @@ from .algorithms import fit_local, new_client_mse, run_altgd, run_fedavg, run_fe
 from .model import client_diversity, make_model, n_selected
 from .theory import theorem1_bound
 
-__all__ = ["fig1_data", "fig3_data", "fig4_data", "smallest_m", "theorem1_runs"]
+__all__ = ["fig1_data", "fig3_data", "fig3_dists", "fig4_data", "local_updates_data", "smallest_m", "theorem1_runs"]
 
 
 def _models(d, k, n, sigma, head_norm, ss, seeds):
@@ -103,6 +103,46 @@ def fig3_data(ns=(10, 100, 1000, 10000), *, d=10, k=2, m=5, r=0.1, rounds=100, s
     return dict(zip(ns, res))
 
 
+def _fig3_method_dist(task, d, k, m, r, rounds, sigma, head_norm, eta, method, head_lr, seeds):
+    """One method's dist trajectories of :func:`_fig3_all` (same models, seeds and streams), nothing else."""
+    n, ss = task
+    s_model, a = spawn_seeds(ss, 2)
+    models = _models(d, k, n, sigma, head_norm, s_model, seeds)
+    kw = dict(eta=eta, model=models, m_test=0, replicates=seeds, seed=a)
+    if method == "FedRep":
+        return run_fedrep(d, k, n, m, r, rounds, **kw).dist
+    return run_altgd(d, k, n, m, r, rounds, head_steps=10 if method == "10GD-GD" else 1, head_lr=head_lr,
+                     **kw).dist
+
+
+def fig3_dists(ns=(10, 100, 1000, 10000), *, d=10, k=2, m=5, r=0.1, rounds=100, sigma=1e-3,
+               head_norm="sqrt_k", eta=None, head_lr=0.5, seeds=5, seed: SeedLike = 0,
+               methods=("FedRep", "10GD-GD", "GD-GD"), backend=None) -> dict:
+    """The dist trajectories of :func:`fig3_data` alone (the same numbers: same ground truths, seeds and
+    streams per ``n``), without Theorem 1's bound and the client-diversity constants that
+    :func:`fig3_data` also computes (most of its cost at large ``n``).
+
+    Each (method, n) is its own cached task, keyed by the method and only its own head step (FedRep's
+    runs do not depend on ``head_lr``), so calls that differ only in the GD head steps reuse FedRep's
+    runs, and a GD method's runs at an unchanged step. Returns ``{n: {method: array (seeds, rounds+1)}}``.
+    """
+    eta = 1.0 / (4 * k) if eta is None else eta
+    lr = head_lr if isinstance(head_lr, dict) else {"10GD-GD": head_lr, "GD-GD": head_lr}
+    unknown = set(methods) - {"FedRep", "10GD-GD", "GD-GD"}
+    if unknown or not methods:
+        raise ValueError(f"`methods` must be a non-empty subset of FedRep, 10GD-GD, GD-GD; got {methods!r}")
+    tasks = list(zip(ns, spawn_seeds(seed, len(ns))))
+    out = {n: {} for n in ns}
+    for method in methods:
+        task = partial(_fig3_method_dist, d=d, k=k, m=m, r=r, rounds=rounds, sigma=sigma, head_norm=head_norm,
+                       eta=eta, method=method, head_lr=None if method == "FedRep" else float(lr[method]),
+                       seeds=seeds)
+        res = cached_map(task, tasks, namespace="fedrep.fig3-dist", params=task.keywords, backend=backend)
+        for n, v in zip(ns, res):
+            out[n][method] = v
+    return out
+
+
 def _fig4_all(ss, d, k, n, m, r, rounds, sigma, head_norm, m_news, n_new, eta_fedavg, seeds):
     s_model, a, b, c = spawn_seeds(ss, 4)
     models = _models(d, k, n, sigma, head_norm, s_model, seeds)
@@ -134,6 +174,48 @@ def fig4_data(m_news=(1, 2, 3, 5, 10, 20, 40), *, d=20, k=2, n=100, m=10, r=0.1,
     task = partial(_fig4_all, d=d, k=k, n=n, m=m, r=r, rounds=rounds, sigma=sigma, head_norm=head_norm,
                    m_news=list(m_news), n_new=n_new, eta_fedavg=eta_fedavg, seeds=seeds)
     return _cached_batch(task, seed, "fedrep.fig4", task.keywords, backend)
+
+
+def _local_updates_all(ss, d, k, n, m, r, taus, rounds_fedavg, rounds_fedrep, sigma, head_norm, eta_fedavg,
+                       head_lr, seeds):
+    s_model, a, b = spawn_seeds(ss, 3)
+    models = _models(d, k, n, sigma, head_norm, s_model, seeds)
+    out = {key: np.empty((seeds, len(taus))) for key in ("FedAvg_mse", "FedAvg_excess4", "FedAvg_dist",
+                                                          "FedRep_dist")}
+    theta_bar = np.stack([mod.theta_star.mean(axis=0) for mod in models])
+    for i, tau in enumerate(taus):
+        # the same seed for every tau: the same initialisations, selections and batch streams
+        fa = run_fedavg(d, k, n, m, r, rounds_fedavg, eta=eta_fedavg, local_steps=tau, model=models,
+                        replicates=seeds, seed=a)
+        out["FedAvg_mse"][:, i] = fa.eval_mse
+        out["FedAvg_dist"][:, i] = fa.dist[:, -1]
+        out["FedAvg_excess4"][:, i] = 0.5 * np.sum((np.einsum("rdk,rk->rd", fa.B, fa.w) - theta_bar) ** 2, axis=1)
+        fr = run_altgd(d, k, n, m, r, rounds_fedrep, head_steps=tau, head_lr=head_lr, model=models, m_test=0,
+                       replicates=seeds, seed=b)
+        out["FedRep_dist"][:, i] = fr.dist[:, -1]
+    return out
+
+
+def local_updates_data(taus=(1, 5, 20, 100), *, d=10, k=2, n=20, m=10, r=1.0, rounds_fedavg=100,
+                       rounds_fedrep=50, sigma=1e-3, head_norm="sqrt_k", eta_fedavg=0.05, head_lr=0.2,
+                       seeds=8, seed: SeedLike = 0, backend=None) -> dict:
+    """FedAvg and FedRep against the number ``tau`` of local updates per round (FedRep Sec. 1,
+    Benefit (1); Collins et al., ICML 2021, cf. Figure 5).
+
+    FedAvg on objective (4) takes ``tau`` local GD steps on ``(B, w)`` per round (step ``eta_fedavg``);
+    FedRep takes ``tau`` GD steps (step ``head_lr``) on its head, then one step on ``B`` (eta = 1/(4k)).
+    Per ``tau`` and seed: FedAvg's exact local MSE after per-client head fine-tuning (FedAvg+FT),
+    its excess of objective (4) over the minimum, ``(1/2)||B w - mean_i theta_i||^2``, and its final
+    ``dist(B, B*)``; FedRep's final ``dist(B, B*)``. Every ``tau`` runs on the same ground truths and
+    seed streams (paired). Returns ``{quantity: array (seeds, len(taus))}``; one cached task.
+    """
+    taus = [int(t) for t in taus]
+    if not taus or min(taus) < 1:
+        raise ValueError(f"`taus` must be a non-empty list of integers >= 1; got {taus!r}")
+    task = partial(_local_updates_all, d=d, k=k, n=n, m=m, r=r, taus=taus, rounds_fedavg=rounds_fedavg,
+                   rounds_fedrep=rounds_fedrep, sigma=sigma, head_norm=head_norm, eta_fedavg=eta_fedavg,
+                   head_lr=head_lr, seeds=seeds)
+    return _cached_batch(task, seed, "fedrep.local-updates", task.keywords, backend)
 
 
 def _success_fraction(d, k, n, m, r, rounds, eps, seeds, seed, backend):

@@ -1,0 +1,490 @@
+"""Issue 13, FedRep items 3, 5, 6 and the Sec. 5.1 / Benefit (1) ledger rows: the new-client law,
+Figure 3's ordering under two readings of the head steps, Figure 1's "Local Only is worst" sub-claim,
+GD-GD's scaling with n and the local-updates benefit.
+
+Each verdict is a small pure function of the measured numbers; the ``fails`` paths feed it violating
+numbers (or inject a realistic bug into the closed form), the ``holds`` paths run the real computation
+where it is cheap. ``FAILS_PATHS`` below holds the injections for ``tests/test_fails_fedrep.py``. The five claims of
+FedRep's Benefit (III), Figure 1 (spec claim 19), Figure 3's ordering and Sec. 5.1's n-scaling are errata:
+the real quick verdicts are ``erratum-confirmed`` (printed fails, corrected holds), and each fails path
+violates the corrected statement.
+"""
+import numpy as np
+import pytest
+
+from fedtheory.claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE
+from fedtheory.linalg import principal_angle_distance
+from fedtheory.representation import make_model
+
+NC = "fedtheory_checks.fedrep.new_client"
+S5 = "fedtheory_checks.fedrep.sec5_experiments"
+EX = "fedtheory.representation.experiments"
+
+
+@pytest.fixture
+def nc():
+    from fedtheory_checks.fedrep import new_client
+    return new_client
+
+
+@pytest.fixture
+def s5():
+    from fedtheory_checks.fedrep import sec5_experiments
+    return sec5_experiments
+
+
+# ----------------------------------------------------------------------------- new client: closed form
+def test_ols_law_values_and_validation(nc):
+    assert nc.ols_head_excess_risk(7, 2, 0.5) == pytest.approx(0.25 * 2 / 4)
+    # misspecified: b^2 (m-1)/(m-k-1) + sigma^2 k/(m-k-1)
+    assert nc.ols_head_excess_risk(12, 2, 0.5, 0.3) == pytest.approx(0.3 * 11 / 9 + 0.25 * 2 / 9)
+    for bad in (dict(m_new=3, k=2, sigma=0.5), dict(m_new=7, k=0, sigma=0.5), dict(m_new=7, k=2, sigma=-1.0),
+                dict(m_new=7.5, k=2, sigma=0.5), dict(m_new=7, k=2, sigma=0.5, bias2=-0.1)):
+        with pytest.raises(ValueError):
+            nc.ols_head_excess_risk(**bad)
+
+
+def test_equal_angle_representation(nc):
+    B = make_model(20, 2, 1, seed=0).B_star
+    rng = np.random.default_rng(1)
+    for delta in (0.0, 0.1, 0.6, 1.0):
+        Bh = nc.equal_angle_representation(B, delta, rng)
+        assert np.allclose(Bh.T @ Bh, np.eye(2), atol=1e-12)
+        assert principal_angle_distance(Bh, B) == pytest.approx(delta, abs=1e-9)
+        w = rng.standard_normal(2)
+        th = B @ w
+        assert np.sum((th - Bh @ (Bh.T @ th)) ** 2) == pytest.approx(delta ** 2 * w @ w, abs=1e-12)
+    with pytest.raises(ValueError):
+        nc.equal_angle_representation(B, 1.5, rng)
+    with pytest.raises(ValueError):
+        nc.equal_angle_representation(B[:3], 0.1, rng)
+
+
+def test_reduced_design_agrees_with_full_design(nc):
+    """The reduced simulation (exact in law) and a plain full-design simulation give the same mean."""
+    from fedtheory.representation import fit_heads
+
+    B = make_model(12, 2, 1, seed=3).B_star
+    Bh = nc.equal_angle_representation(B, 0.3, np.random.default_rng(0))
+    R, m, sigma = 20_000, 9, 0.5
+    th = nc._random_thetas(B, 2, R, np.random.default_rng(2))
+    red = nc.simulate_excess(Bh, th, m, sigma, 5)
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((R, m, 12))
+    y = np.einsum("cmd,cd->cm", X, th) + sigma * rng.standard_normal((R, m))
+    w = fit_heads(X @ Bh, y)
+    full = np.sum((th - w @ Bh.T) ** 2, axis=1)
+    se = np.sqrt(red.var() / R + full.var() / R)
+    assert abs(red.mean() - full.mean()) < 5 * se
+
+
+def test_law_verdict_paths(nc):
+    ms = np.array([7, 8, 12, 20, 40, 80])
+    closed = nc.ols_head_excess_risk(ms, 2, 0.5)
+    ses = 0.02 * closed
+    x = 1.0 / (ms - 3.0)
+    ok, z, crit, fit = nc.law_verdict(closed, ses, 4000, closed, x)
+    assert ok and np.allclose(z, 0) and fit["slope_ci"][0] <= 0.5 <= fit["slope_ci"][1]
+    # the printed law off by a factor (k/(m - k) instead of k/(m - k - 1)): many se away
+    wrong = 0.25 * 2 / (ms - 2.0)
+    ok, z, crit, fit = nc.law_verdict(closed, ses, 4000, wrong, x)
+    assert not ok
+    ok, crit = nc.zscores_verdict([0.1, -1.0, 2.0], 4000)
+    assert ok
+    ok, crit = nc.zscores_verdict([0.1, -9.0], 4000)
+    assert not ok
+
+
+def _law_wrong_constant(mp):
+    """Injected bug: the closed form without the '-1' of the inverse-Wishart mean, k/(m-k)."""
+    from fedtheory_checks.fedrep import new_client as m_
+
+    orig = m_.ols_head_excess_risk
+    mp.setattr(f"{NC}.ols_head_excess_risk",
+               lambda m_new, k, sigma, bias2=0.0: orig(m_new, k, sigma, bias2) * (np.asarray(m_new) - k - 1.0)
+               / (np.asarray(m_new) - k))
+
+
+def _misspecified_no_bias_inflation(mp):
+    """Injected bug: the representation error as a bare floor b^2 + sigma^2 k/(m-k-1) (no inflation)."""
+    from fedtheory_checks.fedrep import new_client as m_
+
+    orig = m_.ols_head_excess_risk
+    mp.setattr(f"{NC}.ols_head_excess_risk",
+               lambda m_new, k, sigma, bias2=0.0: np.asarray(bias2) + orig(m_new, k, sigma))
+
+
+def test_ols_law_claim_holds_and_can_fail(nc, serial_uncached, monkeypatch):
+    out = nc._ols_law(False, 0)
+    assert out["status"] == HOLDS, out["evidence"]
+    _law_wrong_constant(monkeypatch)
+    assert nc._ols_law(False, 0)["status"] == FAILS
+
+
+def test_misspecified_claim_holds_and_can_fail(nc, serial_uncached, monkeypatch):
+    out = nc._misspecified(False, 0)
+    assert out["status"] == HOLDS, out["evidence"]
+    _misspecified_no_bias_inflation(monkeypatch)
+    assert nc._misspecified(False, 0)["status"] == FAILS
+
+
+def test_log_rate_verdict_paths(nc):
+    sigma2k = 0.5
+    ms = np.array([20.0, 160.0])
+    noisy = sigma2k / (ms - 3.0)  # eps ~ 1/m: elasticity about 1
+    status, e, ci, e_max = nc.log_rate_verdict(ms, noisy, 0.01 * noisy)
+    assert status == FAILS and e > e_max
+    logish = np.exp(-ms / (2 * 8.0))  # m = 8 k log(1/eps): elasticity 1/log(1/eps) < e_max
+    status, e, ci, e_max = nc.log_rate_verdict(ms, logish, 0.001 * logish)
+    assert status == HOLDS
+    status, *_ = nc.log_rate_verdict(ms, noisy, 0.5 * noisy)
+    assert status == INCONCLUSIVE
+    with pytest.raises(ValueError):
+        nc.log_rate_verdict(ms[::-1], noisy, noisy)
+
+
+ERRATUM_BOUND = {"printed_holds": False, "corrected_holds": True}
+
+
+def test_law_elasticity_and_equivalence_verdict(nc):
+    # eps = sigma^2 k/(m - k - 1): the law's elasticity between 20 and 160 is log 8 / log(157/17)
+    assert nc.law_elasticity((20, 160), 2) == pytest.approx(np.log(8) / np.log(157 / 17))
+    with pytest.raises(ValueError):
+        nc.law_elasticity((3, 160), 2)
+    assert nc.elasticity_equivalence_verdict(0.93, 0.005, 0.935)[0] == HOLDS
+    assert nc.elasticity_equivalence_verdict(0.60, 0.005, 0.935)[0] == FAILS
+    assert nc.elasticity_equivalence_verdict(0.93, 0.05, 0.935)[0] == INCONCLUSIVE
+
+
+def k_log_eps_steeper_than_law(mp):
+    """Injected measured numbers: the noisy excess risk falls like m^-1.5 (not the OLS law's 1/(m-k-1)),
+    so the elasticity (about 0.64) is outside the corrected law's 0.935 +- 0.05 (and above k log(1/eps)'s)."""
+    from fedtheory_checks.fedrep import new_client as m_
+
+    orig = m_.simulate_excess
+
+    def fake(B_hat, thetas, m_new, sigma, seed):
+        x = orig(B_hat, thetas, m_new, sigma, seed)
+        return x * (20.0 / m_new) ** 0.5 if sigma > 0 else x
+    mp.setattr(f"{NC}.simulate_excess", fake)
+
+
+def k_log_eps_noiseless_not_exact(mp):
+    """Injected bug: the noiseless fit at m_new = k is not exact (a ridge-like shrinkage of 1%)."""
+    from fedtheory_checks.fedrep import new_client as m_
+
+    orig = m_.simulate_excess
+
+    def fake(B_hat, thetas, m_new, sigma, seed):
+        x = orig(B_hat, thetas, m_new, sigma, seed)
+        return x + 1e-4 * np.sum(np.asarray(thetas) ** 2, axis=1) if sigma == 0 else x
+    mp.setattr(f"{NC}.simulate_excess", fake)
+
+
+def test_k_log_eps_is_an_erratum_on_real_numbers(nc):
+    out = nc._k_log_eps(False, 0)
+    assert out["status"] == ERRATUM, out["evidence"]
+    assert out["bound"] == ERRATUM_BOUND
+    assert len(out["referee"]) >= 15
+    corr = out["observed"]["corrected"]
+    lo, hi = corr["elasticity_ci"]
+    assert corr["law_elasticity"] - nc.ELASTICITY_MARGIN < lo < hi < corr["law_elasticity"] + nc.ELASTICITY_MARGIN
+    assert out["observed"]["printed"]["elasticity"][1] > out["observed"]["printed"]["max_elasticity_of_k_log(1/eps)"]
+
+
+@pytest.mark.parametrize("inject", [k_log_eps_steeper_than_law, k_log_eps_noiseless_not_exact])
+def test_k_log_eps_can_fail(nc, monkeypatch, inject):
+    inject(monkeypatch)
+    out = nc._k_log_eps(False, 0)
+    assert out["status"] == FAILS, out["evidence"]
+    assert out["bound"]["corrected_holds"] is False
+
+
+# ----------------------------------------------------------------------------- Figure 3 ordering
+def test_sign_margin_verdict_paths(s5):
+    rng = np.random.default_rng(0)
+    fast = {"a": 0.3 + 0.05 * rng.standard_normal(40), "b": 0.5 + 0.05 * rng.standard_normal(40)}
+    assert s5.sign_margin_verdict(fast, s5.FASTER_MARGIN)[0] == HOLDS
+    tie = {"a": 0.01 * rng.standard_normal(40), "b": fast["b"]}  # a tie fails "faster by the margin"
+    assert s5.sign_margin_verdict(tie, s5.FASTER_MARGIN)[0] == FAILS
+    few = {"a": fast["a"][:5], "b": fast["b"][:5]}
+    assert s5.sign_margin_verdict(few, s5.FASTER_MARGIN)[0] == INCONCLUSIVE
+
+
+def test_fig3_ordering_reading_is_validated(s5):
+    with pytest.raises(ValueError, match="head_lr_reading"):
+        s5.fig3_ordering(False, 0, head_lr_reading="untuned")
+
+
+def _fake_fig3(tau):
+    def fake(ns=(100,), *, rounds=100, seeds=5, seed=0, **k):
+        rng = np.random.default_rng(0)
+        t = np.arange(rounds + 1)
+        return {n: {meth: np.exp(-t[None, :] / (tau[meth] * (1 + 0.1 * rng.random((seeds, 1)))))
+                    for meth in ("FedRep", "10GD-GD", "GD-GD")} for n in ns}
+    return fake
+
+
+def fig3_paper_steps_reversed(mp):
+    """Injected Figure 3 data with GD-GD fastest and FedRep slowest."""
+    mp.setattr(f"{EX}.fig3_data", _fake_fig3({"FedRep": 30.0, "10GD-GD": 20.0, "GD-GD": 10.0}))
+
+
+def _fake_fig3_tie(mp, taus, jitter=0.01):
+    """Figure 3 data with per-method time constants ``taus`` and a small per-seed jitter; a method whose
+    time constant equals FedRep's gets FedRep's jitter too (a tie up to 1%)."""
+    def fake(ns=(100,), *, rounds=100, seeds=5, seed=0, **k):
+        rng = np.random.default_rng(0)
+        t = np.arange(rounds + 1)
+        u = {meth: rng.random((seeds, 1)) for meth in ("FedRep", "10GD-GD", "GD-GD")}
+        v = {meth: rng.random((seeds, 1)) for meth in ("FedRep", "10GD-GD", "GD-GD")}
+        return {n: {meth: np.exp(-t[None, :] / (taus[meth] * (1 + jitter * (u[meth] + v[meth]))))
+                    for meth in ("FedRep", "10GD-GD", "GD-GD")} for n in ns}
+    mp.setattr(f"{EX}.fig3_data", fake)
+    mp.setattr(f"{S5}.HEAD_LR_GRID", (0.2,))
+
+
+def test_sign_tie_verdict_paths(s5):
+    rng = np.random.default_rng(0)
+    lev = 1e-4 / 16
+    assert s5.sign_tie_verdict(0.02 * rng.standard_normal(32), s5.TIE_MARGIN, lev)[0] == HOLDS
+    assert s5.sign_tie_verdict(0.3 + 0.02 * rng.standard_normal(32), s5.TIE_MARGIN, lev)[0] == FAILS
+    assert s5.sign_tie_verdict(-0.3 + 0.02 * rng.standard_normal(32), s5.TIE_MARGIN, lev)[0] == FAILS
+    assert s5.sign_tie_verdict(0.02 * rng.standard_normal(6), s5.TIE_MARGIN, lev)[0] == INCONCLUSIVE
+
+
+def test_fig3_ordering_fake_paths(s5, monkeypatch):
+    fig3_paper_steps_reversed(monkeypatch)
+    out = s5.fig3_ordering(False, 0, head_lr_reading="paper")
+    assert out["status"] == FAILS and out["bound"] == {"printed_holds": False, "corrected_holds": False}
+    # the printed order with a clear gap (FedRep well ahead of 10GD-GD): printed holds, the tie fails
+    monkeypatch.setattr(f"{EX}.fig3_data", _fake_fig3({"FedRep": 5.0, "10GD-GD": 10.0, "GD-GD": 20.0}))
+    monkeypatch.setattr(f"{S5}.HEAD_LR_GRID", (0.2,))
+    for reading in ("paper", "tuned"):
+        out = s5.fig3_ordering(False, 0, head_lr_reading=reading)
+        assert out["status"] == FAILS and out["bound"] == {"printed_holds": True, "corrected_holds": False}
+    # the corrected order (10GD-GD ties FedRep, both ahead of GD-GD): erratum
+    _fake_fig3_tie(monkeypatch, {"FedRep": 10.0, "10GD-GD": 10.0, "GD-GD": 20.0})
+    for reading in ("paper", "tuned"):
+        out = s5.fig3_ordering(False, 0, head_lr_reading=reading)
+        assert out["status"] == ERRATUM, out["evidence"]
+        assert out["bound"] == ERRATUM_BOUND
+
+
+def fig3_tuned_order_reversed(mp):
+    """Injected Figure 3 data with GD-GD fastest and FedRep slowest (tuned reading)."""
+    mp.setattr(f"{EX}.fig3_data", _fake_fig3({"FedRep": 30.0, "10GD-GD": 20.0, "GD-GD": 10.0}))
+    mp.setattr(f"{S5}.HEAD_LR_GRID", (0.2,))
+
+
+@pytest.mark.parametrize("reading", ["tuned", "paper"])
+def test_fig3_ordering_is_an_erratum_on_real_numbers(s5, reading):
+    out = s5.fig3_ordering(False, 0, head_lr_reading=reading)
+    assert out["status"] == ERRATUM, out["evidence"]
+    assert out["bound"] == ERRATUM_BOUND
+    assert out["params"]["head_lr_reading"] == reading
+    assert out["observed"]["corrected"]["tie_decision"] == HOLDS
+
+
+# ----------------------------------------------------------------------------- Figure 1 sub-claim
+def test_paired_worse_verdict_paths(s5):
+    rng = np.random.default_rng(0)
+    worse = {"FedRep": 13 + 0.5 * rng.standard_normal(6), "FedAvg": 0.8 + 0.1 * rng.standard_normal(6)}
+    assert s5.paired_worse_verdict(worse)[0] == HOLDS
+    # our numbers: Local better than FedAvg+FT (log ratio about -0.85)
+    real = {"FedRep": worse["FedRep"], "FedAvg": -0.85 + 0.1 * rng.standard_normal(6)}
+    assert s5.paired_worse_verdict(real)[0] == FAILS
+    assert s5.paired_worse_verdict({"FedAvg": np.array([0.5, -0.4, 0.1])})[0] == INCONCLUSIVE
+
+
+def fig1_local_worst_swapped(mp):
+    """Injected: Local Only's and FedAvg+FT's columns swapped (Local becomes the worst)."""
+    from fedtheory.representation import experiments as ex
+
+    orig = ex.fig1_data
+
+    def g(*a, **k):
+        out = dict(orig(*a, **{**k, "rounds": 20}))
+        out["Local"], out["FedAvg"] = out["FedAvg"], out["Local"]
+        return out
+    mp.setattr(f"{EX}.fig1_data", g)
+
+
+def test_fig1_local_worst_is_an_erratum_on_real_numbers(s5):
+    out = s5._fig1_local_worst(False, 0)
+    # Local (about 1.5) beats FedAvg+FT (about 3.5) at m=5 and loses to FedRep (about 1e-3)
+    assert out["status"] == ERRATUM, out["evidence"]
+    assert out["bound"] == ERRATUM_BOUND
+    med = out["observed"]["corrected"]["median_mse_m5"]
+    assert med["FedRep"] < med["Local"] < med["FedAvg"]
+
+
+def test_fig1_local_worst_can_fail(s5, serial_uncached, monkeypatch):
+    fig1_local_worst_swapped(monkeypatch)  # Local becomes the worst: printed holds, corrected fails
+    out = s5._fig1_local_worst(False, 0)
+    assert out["status"] == FAILS, out["evidence"]
+    assert out["bound"] == {"printed_holds": True, "corrected_holds": False}
+
+
+# ----------------------------------------------------------------------------- GD-GD scaling with n
+def test_per_run_log_slopes(s5):
+    t = np.arange(31)
+    dist = np.exp(np.outer([-0.1, -0.05], t) + 0.3)
+    assert np.allclose(s5.per_run_log_slopes(dist, 30), [-0.1, -0.05])
+    with pytest.raises(ValueError):
+        s5.per_run_log_slopes(dist, 31)
+
+
+def test_scaling_gap_verdict_paths(s5):
+    rng = np.random.default_rng(0)
+    n = 16
+    # FedRep's slope minus the GD method's, small n vs large n
+    better = {"GD-GD": (0.00 + 0.002 * rng.standard_normal(n), -0.02 + 0.002 * rng.standard_normal(n)),
+              "10GD-GD": (0.00 + 0.002 * rng.standard_normal(n), -0.01 + 0.002 * rng.standard_normal(n))}
+    assert s5.scaling_gap_verdict(better)[0] == HOLDS
+    worse = dict(better, **{"GD-GD": (-0.02 + 0.002 * rng.standard_normal(n), 0.0 + 0.002 * rng.standard_normal(n))})
+    assert s5.scaling_gap_verdict(worse)[0] == FAILS
+    noisy = {"GD-GD": (0.05 * rng.standard_normal(4), 0.05 * rng.standard_normal(4))}
+    assert s5.scaling_gap_verdict(noisy)[0] == INCONCLUSIVE
+
+
+def _fake_scaling(mp, tau):
+    def fake(ns=(100,), *, rounds=100, seeds=5, seed=0, **k):
+        rng = np.random.default_rng(int(ns[0]))
+        t = np.arange(rounds + 1)
+        return {n: {m: np.exp(-t[None, :] / (tau(m, n) * (1 + 0.05 * rng.random((seeds, 1)))))
+                    for m in ("FedRep", "10GD-GD", "GD-GD")} for n in ns}
+    mp.setattr(f"{EX}.fig3_dists", fake)
+
+
+def gd_scaling_reversed(mp):
+    """Injected Figure 3 data where the GD methods' rates improve with n and FedRep's does not."""
+    _fake_scaling(mp, lambda meth, n: 10.0 if meth == "FedRep" else 40.0 / np.log10(n))
+
+
+def gd_scaling_as_printed(mp):
+    """Injected Figure 3 data where FedRep's rate improves with n and the GD methods' do not (the printed
+    statement): the corrected statement fails."""
+    _fake_scaling(mp, lambda meth, n: 40.0 / np.log10(n) if meth == "FedRep" else 10.0)
+
+
+def test_gd_scaling_can_fail(s5, monkeypatch):
+    gd_scaling_as_printed(monkeypatch)
+    out = s5._gd_n_scaling(False, 0)
+    assert out["status"] == FAILS, out["evidence"]
+    assert out["bound"] == {"printed_holds": True, "corrected_holds": False}
+
+
+def test_gd_scaling_reversed_is_an_erratum(s5, monkeypatch):
+    gd_scaling_reversed(monkeypatch)
+    out = s5._gd_n_scaling(False, 0)
+    assert out["status"] == ERRATUM and out["bound"] == ERRATUM_BOUND, out["evidence"]
+
+
+def test_gd_scaling_is_an_erratum_on_real_numbers(s5):
+    out = s5._gd_n_scaling(False, 0)
+    assert out["status"] == ERRATUM, out["evidence"]
+    assert out["bound"] == ERRATUM_BOUND
+
+
+def test_fig3_dists_match_fig3_data(serial_uncached):
+    from fedtheory.representation import experiments as ex
+
+    lr = {"10GD-GD": 0.2, "GD-GD": 0.4}
+    a = ex.fig3_data(ns=(100,), rounds=5, seeds=2, head_lr=lr, seed=3)
+    b = ex.fig3_dists(ns=(100,), rounds=5, seeds=2, head_lr=lr, seed=3)
+    for meth in ("FedRep", "10GD-GD", "GD-GD"):
+        assert np.array_equal(a[100][meth], b[100][meth])
+    with pytest.raises(ValueError, match="methods"):
+        ex.fig3_dists(ns=(100,), methods=("FedAvg",))
+
+
+# ----------------------------------------------------------------------------- Benefit (1)
+def benefit1_reversed(mp):
+    """Injected: the tau columns reversed (more local updates help FedAvg's objective, hurt FedRep)."""
+    from fedtheory.representation import experiments as ex
+
+    orig = ex.local_updates_data
+
+    def g(*a, **k):
+        out = orig(*a, **{**k, "rounds_fedavg": 20, "rounds_fedrep": 10, "seeds": 8})
+        return {key: v[:, ::-1] for key, v in out.items()}
+    mp.setattr(f"{EX}.local_updates_data", g)
+
+
+def test_benefit1_can_fail(s5, serial_uncached, monkeypatch):
+    benefit1_reversed(monkeypatch)
+    assert s5._benefit1(False, 0)["status"] == FAILS
+
+
+def test_local_updates_data_validates_taus():
+    from fedtheory.representation.experiments import local_updates_data
+
+    with pytest.raises(ValueError, match="taus"):
+        local_updates_data((0, 5))
+
+
+#: fails paths for tests/test_fails_fedrep.py (the integrator merges these into its FAILS_PATHS)
+FAILS_PATHS = {
+    "fedrep.newclient.ols-law": _law_wrong_constant,
+    "fedrep.newclient.misspecified": _misspecified_no_bias_inflation,
+    "fedrep.fig3.ordering-paper-steps": fig3_paper_steps_reversed,  # corrected tie and order violated
+    "fedrep.fig1.local-worst-small-m": fig1_local_worst_swapped,  # Local worst: corrected order violated
+    "fedrep.sec5.gd-n-scaling": gd_scaling_as_printed,  # GD rates flat in n: corrected violated
+    "fedrep.benefit1.local-updates": benefit1_reversed,
+    "fedrep.newclient.k-log-eps": k_log_eps_steeper_than_law,  # elasticity outside the law's +- margin
+}
+# (fedrep.fig3.ordering's fails path, fig3_order_reversed in tests/test_fails_fedrep.py, is the tuned-reading
+# twin of fig3_tuned_order_reversed above)
+
+
+@pytest.mark.parametrize("claim_id", sorted(FAILS_PATHS) + ["fedrep.fig3.ordering"])
+def test_fails_paths_make_the_claim_fail(claim_id, monkeypatch, serial_uncached):
+    from fedtheory import get_claim
+
+    (FAILS_PATHS.get(claim_id) or fig3_tuned_order_reversed)(monkeypatch)
+    v = get_claim(claim_id).evaluate(full=False)
+    assert v.status == FAILS, v.summary()
+
+
+# ----------------------------------------------------------------------------- undecided paths carry power statements
+def test_fig3_ordering_undecided_has_power_statement(s5, monkeypatch):
+    """Noisy data (per-seed time constants spread by +-50%): no median is decided at 32 seeds."""
+    def fake(ns=(100,), *, rounds=100, seeds=5, seed=0, **k):
+        rng = np.random.default_rng(1)
+        t = np.arange(rounds + 1)
+        return {n: {meth: np.exp(-t[None, :] / (10.0 * (0.5 + rng.random((seeds, 1)))))
+                    for meth in ("FedRep", "10GD-GD", "GD-GD")} for n in ns}
+    monkeypatch.setattr(f"{EX}.fig3_data", fake)
+    out = s5.fig3_ordering(False, 0, head_lr_reading="paper")
+    assert out["status"] == INCONCLUSIVE, out["evidence"]
+    assert "paired seeds would" in out["evidence"] and "tie:" in out["evidence"]
+
+
+def test_gd_scaling_undecided_has_power_statement(s5, monkeypatch):
+    _fake_scaling(monkeypatch, lambda meth, n: 10.0)  # nobody improves: Delta = 0 up to noise
+    import fedtheory_checks.fedrep.sec5_experiments as m_
+
+    orig = m_.per_run_log_slopes
+    rng = np.random.default_rng(0)
+    monkeypatch.setattr(f"{S5}.per_run_log_slopes",
+                        lambda dist, t_max: orig(dist, t_max) + 0.01 * rng.standard_normal(dist.shape[0]))
+    out = s5._gd_n_scaling(False, 0)
+    assert out["status"] == INCONCLUSIVE, out["evidence"]
+    assert "seeds per n would" in out["evidence"]
+    assert out["bound"] == {"printed_holds": None, "corrected_holds": None}
+
+
+def test_k_log_eps_undecided_has_power_statement(nc, monkeypatch):
+    """Very noisy Monte Carlo means (inflated standard errors): the equivalence is undecided."""
+    import dataclasses
+
+    from fedtheory.montecarlo import estimate_from_samples
+
+    def noisy(x):
+        e = estimate_from_samples(x)
+        return dataclasses.replace(e, se=30 * e.se)
+    monkeypatch.setattr(f"{NC}.estimate_from_samples", noisy)
+    out = nc._k_log_eps(False, 0)
+    assert out["status"] == INCONCLUSIVE, out["evidence"]
+    assert "clients per point would decide" in out["evidence"]
