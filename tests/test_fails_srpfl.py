@@ -173,11 +173,23 @@ FAILS_PATHS = {
 }
 
 
+# issue 13's claims: their paths live beside their tests; those of test_fails_srpfl_issue13.py and
+# test_issue13_srpfl_proof_steps.py run there, the rate / Appendix B ones run here
+from test_issue13_srpfl_rate import FAILS_PATHS as _RATE_PATHS  # noqa: E402
+from test_fails_srpfl_issue13 import FAILS_PATHS as _I13_PATHS  # noqa: E402
+from test_issue13_srpfl_proof_steps import FAILS_PATHS_PROOF_STEPS as _PROOF_PATHS  # noqa: E402
+
+FAILS_PATHS.update(_RATE_PATHS)
+_RUN_HERE = sorted(FAILS_PATHS)
+FAILS_PATHS.update(_I13_PATHS)
+FAILS_PATHS.update(_PROOF_PATHS)
+
+
 def test_every_srpfl_claim_has_a_fails_path():
     assert set(FAILS_PATHS) == {c.id for c in get_paper("srpfl").claims()}
 
 
-@pytest.mark.parametrize("claim_id", sorted(FAILS_PATHS))
+@pytest.mark.parametrize("claim_id", _RUN_HERE)
 def test_claim_can_fail(claim_id, monkeypatch, serial_uncached):
     FAILS_PATHS[claim_id](monkeypatch)
     v = get_claim(claim_id).evaluate(full=False)

@@ -15,21 +15,10 @@ ROWS = (
       reason="standing assumptions; they differ from Theorem 4.7 (n0 unsquared sigma_max, no d/n0 in m, n' < k "
              "allowed which makes sigma_min,* = 0), a wording inconsistency rather than a checkable result",
       alt="arXiv: App. A setup"),
-    R("Eqs. (13)-(15)", "equation",
-      "Loss L_N(B, W) = (1/(2mn)) sum_i ||Y_i - X_i B w_i||^2 (13) and its gradients (14) (1/(mn)) sum_i X_i^T "
-      "(X_i B w_i - Y_i) w_i^T and (15) (1/(mn)) B^T X_i^T (X_i B w_i - Y_i).",
-      "unchecked", section="App. A",
-      reason="a check would compare (14)-(15) with central finite differences of L_N (13) (read with a squared norm; "
-             "X_i is m x d although stated d x m) on random X_i, Y_i, B, w_i",
-      alt="arXiv: eqs. (12)-(14)"),
-    R("Eqs. (16)-(19)", "equation",
-      "One round in closed form: w_i+ = ((1/m) B^T X_i^T X_i B)^{-1} (1/m) B^T X_i^T Y_i (16)-(17), B+ = B - (eta/(mn)) "
-      "sum_i X_i^T (X_i B w_i+ - Y_i) w_i+^T (18), (B_hat+, R+) = QR(B+) (19).",
-      "unchecked", section="App. A",
-      reason="a check would verify that (17) equals the least-squares solution (numpy lstsq) of min_w ||Y_i - X_i B w||, "
-             "that (18) equals the average of the client steps B - eta grad_B f_i (Algorithm 2 lines 11-13), and that "
-             "(19) gives orthonormal B_hat+ with B+ = B_hat+ R+",
-      alt="arXiv: eqs. (15)-(18)"),
+    R("Eqs. (13)-(15)", "equation", "Loss L_N(B, W) = (1/(2mn)) sum_i ||Y_i - X_i B w_i||^2 (13) and its gradients (14) (1/(mn)) sum_i X_i^T "
+      "(X_i B w_i - Y_i) w_i^T and (15) (1/(mn)) B^T X_i^T (X_i B w_i - Y_i).", 'checked', section="App. A", alt="arXiv: eqs. (12)-(14)", claims=('srpfl.eqs13-15.gradients',)),
+    R("Eqs. (16)-(19)", "equation", "One round in closed form: w_i+ = ((1/m) B^T X_i^T X_i B)^{-1} (1/m) B^T X_i^T Y_i (16)-(17), B+ = B - (eta/(mn)) "
+      "sum_i X_i^T (X_i B w_i+ - Y_i) w_i+^T (18), (B_hat+, R+) = QR(B+) (19).", 'checked', section="App. A", alt="arXiv: eqs. (15)-(18)", claims=('srpfl.eqs16-19.closed-form',)),
     R("Lemma A.2", "lemma",
       "(20): w_i+ = B^T B* w_i* + F_i + G_i exactly; checked to machine precision in every round of exact runs.",
       "checked", section="App. A", claims=("srpfl.lemA2.identities",), alt="arXiv: Lemma A.2, eq. (19)"),
@@ -40,9 +29,7 @@ ROWS = (
       "F_i := ((1/m) B^T X^T X B)^{-1} ((1/m) B^T X^T X B* - (1/m) B^T X^T X B B^T B*) w_i* (24), G_i := ((1/m) B^T X^T "
       "X B)^{-1} (1/m) B^T X^T Z_i (25); checked: as the terms of the exact identity (20).",
       "checked", section="App. A", claims=("srpfl.lemA2.identities",), alt="arXiv: eqs. (23)-(24)"),
-    R("Corollary A.3", "corollary",
-      "(26): W+ = W* B*^T B + F + G (printed W* B* B, a missing transpose); checked via its rows (20).",
-      "checked", section="App. A", claims=("srpfl.lemA2.identities",), alt="arXiv: Corollary A.3, eq. (25)"),
+    R("Corollary A.3", "corollary", "(26): W+ = W* B*^T B + F + G (printed W* B* B, a missing transpose); checked via its rows (20).", "checked", section="App. A", claims=('srpfl.lemA2.identities', 'srpfl.corA3.transpose'), alt="arXiv: Corollary A.3, eq. (25)"),
     R("Lemma A.4", "lemma",
       "(27)-(28): w.p. >= 1 - exp(-115 k^3 log N), sigma_min((1/m) B^T X_i^T X_i B) >= 1 - delta for all i (hence "
       "inverse norm <= 1/(1-delta)), delta = c k^{3/2} sqrt(log N)/sqrt(m); checked: with c read as the m-free "
@@ -55,25 +42,12 @@ ROWS = (
       "probability).",
       "not-checkable", section="App. A", reason="proof steps of Lemma A.4 (citation of a textbook bound)",
       alt="arXiv: eqs. (28)-(30)"),
-    R("Eqs. (32)-(33)", "equation",
-      "exp(-k(12k sqrt(log N) - 1)^2) = exp(k(-144 k^2 log N + 24 k log N - 1)) <= exp(-120 k^3 log N) (the middle "
-      "term should read 24 k sqrt(log N)).",
-      "unchecked", section="App. A",
-      reason="a check would evaluate both sides on a grid of k and N: the correct expansion has 24k sqrt(log N), and "
-             "the inequality holds iff 24x^2 - 24x + 1 >= 0 with x = k sqrt(log N), i.e. for x >= 0.96 (all k >= 1 "
-             "once N >= 3, natural log)",
-      alt="arXiv: eqs. (31)-(32)"),
+    R("Eqs. (32)-(33)", "equation", "exp(-k(12k sqrt(log N) - 1)^2) = exp(k(-144 k^2 log N + 24 k log N - 1)) <= exp(-120 k^3 log N) (the middle "
+      "term should read 24 k sqrt(log N)).", 'checked', section="App. A", alt="arXiv: eqs. (31)-(32)", claims=('srpfl.eq32-33.expansion',)),
     R("Eqs. (34)-(35)", "equation", "Union bound over the n clients: 1 - n exp(-120 k^3 log N) >= 1 - exp(-115 k^3 log N).",
       "not-checkable", section="App. A", reason="proof step of Lemma A.4 (union bound, n <= N)",
       alt="arXiv: eqs. (33)-(34)"),
-    R("Lemma A.5", "lemma",
-      "(36): with H_i = (1/m) B^T X_i^T X_i (B B^T - I) B*, sum_i ||H_i w_i*||^2 <= delta^2 ||W*||_2^2 dist^2(B, B*) "
-      "w.p. >= 1 - exp(-115 k^2 log N).",
-      "unchecked", section="App. A",
-      reason="a check would compute H_i from the X_i, B, B* of exact rounds and the ratio sum_i ||H_i w_i*||^2/"
-             "(||W*||_2^2 dist^2) against delta^2 = c^2 k^3 log N/m, fitting c at the 99% quantile over m, k, N and "
-             "dist (c should be m-stable, as in srpfl.lemA4.concentration)",
-      alt="arXiv: Lemma A.5, eq. (35)"),
+    R("Lemma A.5", "lemma", '(36): with H_i = (1/m) B^T X_i^T X_i (B B^T - I) B*, sum_i ||H_i w_i*||^2 <= delta^2 ||W*||_2^2 dist^2(B, B*) w.p. >= 1 - exp(-115 k^2 log N). Checked: Monte Carlo exponents in m, d, n, dist as printed; c fitted (0.58).', 'checked', section="App. A", alt="arXiv: Lemma A.5, eq. (35)", claims=('srpfl.lemA5-A6.scaling',)),
     R("Eqs. (37)-(50)", "equation",
       "Proof of Lemma A.5: 1/4-net bound (37)-(38), zero mean (39), Bernstein (40)-(45), per-client bound ||H_i|| <= "
       "dist sqrt(C k^2 log N/m) (46)-(47), averaged forms (48)-(49), and sum ||H_i w_i*||^2 <= (k/n) ||W*||^2 sum ||H_i||^2 (50).",
@@ -81,13 +55,7 @@ ROWS = (
       reason="proof steps of Lemma A.5 (net argument, Bernstein, union bound); the per-client bound (46) would be "
              "tested together with Lemma A.5",
       alt="arXiv: eqs. (36)-(49)"),
-    R("Lemma A.6", "lemma",
-      "(51)-(52): w.p. >= 1 - exp(-110 k^2 log N), ||F_i|| <= (delta/(1-delta)) dist ||w_i*|| for all i and ||F||_F <= "
-      "(delta/(1-delta)) dist ||W*||_2.",
-      "unchecked", section="App. A",
-      reason="a check would compute F_i (24) in exact rounds and test both bounds with one fitted c in delta over "
-             "m, k, N and dist (expected scaling sqrt(k^3 log N/m) dist)",
-      alt="arXiv: Lemma A.6, eqs. (50)-(51)"),
+    R("Lemma A.6", "lemma", '(51)-(52): w.p. >= 1 - exp(-110 k^2 log N), ||F_i|| <= (delta/(1-delta)) dist ||w_i*|| for all i and ||F||_F <= (delta/(1-delta)) dist ||W*||_2. Checked: exponents as printed.', 'checked', section="App. A", alt="arXiv: Lemma A.6, eqs. (50)-(51)", claims=('srpfl.lemA5-A6.scaling',)),
     R("Eqs. (53)-(57)", "equation", "Proof of Lemma A.6 from (28), (36) and (47) (sums printed up to m instead of n).",
       "not-checkable", section="App. A", reason="proof steps of Lemma A.6", alt="arXiv: eqs. (52)-(56)"),
     R("Lemma A.7", "lemma",
@@ -100,14 +68,7 @@ ROWS = (
       "not-checkable", section="App. A",
       reason="proof steps of Lemma A.7; the sigma^2 vs sigma error is checked at the lemma",
       alt="arXiv: eqs. (59)-(68)"),
-    R("Lemma A.8", "lemma",
-      "(70)-(71): w.p. >= 1 - exp(-105 k^2 log N), ||w_i+|| <= 2 sqrt(k) + sigma^2 delta_hat and ||q_i|| = ||B w_i+ - "
-      "B* w_i*|| <= 2 sqrt(k) dist + sigma^2 delta_hat, delta_hat = delta/(1-delta).",
-      "unchecked", section="App. A",
-      reason="a check would record max_i ||w_i+|| and max_i ||q_i|| in exact rounds and compare with the two bounds "
-             "(fitted c); (71) is the sensitive one: at dist ~ 0 and small sigma, ||q_i|| = ||G_i|| ~ sigma sqrt(k/m) "
-             "exceeds sigma^2 delta_hat for any fixed c (inherits the sigma-scaling error of Lemma A.7)",
-      alt="arXiv: Lemma A.8, eqs. (69)-(70)"),
+    R("Lemma A.8", "lemma", '(70)-(71): w.p. >= 1 - exp(-105 k^2 log N), ||w_i+|| <= 2 sqrt(k) + sigma^2 delta_hat and ||q_i|| = ||B w_i+ - B* w_i*|| <= 2 sqrt(k) dist + sigma^2 delta_hat, delta_hat = delta/(1-delta). Checked: (71) inherits the sigma^2 slip (q_i is linear in sigma at dist = 0); (70) holds.', 'checked', section="App. A", alt="arXiv: Lemma A.8, eqs. (69)-(70)", claims=('srpfl.lemA8-A10.sigma-scaling',)),
     R("Eqs. (72)-(81)", "equation", "Proof of Lemma A.8 from (20), (51), (58) and Assumption 4.6.",
       "not-checkable", section="App. A", reason="proof steps of Lemma A.8", alt="arXiv: eqs. (71)-(80)"),
     R("Lemma A.9", "lemma",
@@ -116,16 +77,8 @@ ROWS = (
       "checked", section="App. A", claims=("srpfl.lemA7-A9.sigma-scaling",), alt="arXiv: Lemma A.9, eq. (81)"),
     R("Eqs. (83)-(94)", "equation", "Proof of Lemma A.9: net over S^{d-1} x S^{k-1}, conditioning on E1 (86), Bernstein, union bounds.",
       "not-checkable", section="App. A", reason="proof steps of Lemma A.9", alt="arXiv: eqs. (82)-(92)"),
-    R("Lemma A.10", "lemma",
-      "(95): ||(1/n) sum_i ((1/m) X_i^T X_i q_i - q_i) w_i+^T|| <= c sqrt(d) (dist k + sqrt(k) delta_hat sigma^2 + "
-      "(delta_hat sigma^2)^2)/sqrt(mn) w.p. >= 1 - exp(-100 d) - exp(-100 k^2 log N).",
-      "unchecked", section="App. A",
-      reason="a check would compute that d x k matrix in exact rounds and the ratio of its norm to sqrt(d)(dist k + "
-             "sqrt(k) delta_hat sigma^2 + (delta_hat sigma^2)^2)/sqrt(mn), fitting c over d, m, n, dist and sigma "
-             "(including dist -> 0 with small sigma, where q_i ~ sigma and the sigma^2 terms may be too small)",
-      alt="arXiv: Lemma A.10, eq. (93)"),
-    R("Eqs. (96)-(106)", "equation", "Proof of Lemma A.10: event E2 (96), net and Bernstein (97)-(105), conclusion (106).",
-      "not-checkable", section="App. A", reason="proof steps of Lemma A.10", alt="arXiv: eqs. (94)-(104)"),
+    R("Lemma A.10", "lemma", '(95): ||(1/n) sum_i ((1/m) X_i^T X_i q_i - q_i) w_i+^T|| <= c sqrt(d) (dist k + sqrt(k) delta_hat sigma^2 + (delta_hat sigma^2)^2)/sqrt(mn) w.p. >= 1 - exp(-100 d) - exp(-100 k^2 log N). Checked: sigma^2 slip; (101) is false, so the bound needs + c k dist/m.', 'checked', section="App. A", alt="arXiv: Lemma A.10, eq. (93)", claims=('srpfl.lemA5-A6.scaling', 'srpfl.lemA8-A10.sigma-scaling', 'srpfl.lemA10.zero-mean')),
+    R("Eqs. (96)-(106)", "equation", 'Proof of Lemma A.10: event E2 (96), net and Bernstein (97)-(105), conclusion (106). Checked: (101) is false (q_i and w_i+ depend on X_i).', 'checked', section="App. A", alt="arXiv: eqs. (94)-(104)", claims=('srpfl.lemA10.zero-mean',)),
     R("Eq. (107)", "equation",
       "delta_hat <= 2 delta <= E0/(20 kappa^2 (1 + sigma^2)) <= 1/20 for the m of Theorem 4.7 and large c0.",
       "not-checkable", section="App. A (proof of Thm 4.7)",
@@ -147,31 +100,12 @@ ROWS = (
     R("Eqs. (117)-(120)", "equation", "Events E2-E5 (the bounds of Lemmas A.6-A.10), jointly w.p. >= 1 - exp(-90 d) - exp(-90 k^2 log N).",
       "not-checkable", section="App. A (proof of Thm 4.7)", reason="definitions of events restating Lemmas A.6-A.10",
       alt="arXiv: eqs. (115)-(118)"),
-    R("Eqs. (121)-(125)", "equation",
-      "||W+||_2^2 <= 2||W*||^2 + 4||F||^2 + 4||G||^2 <= 4(||W*||_2^2 + n) <= 4n(sigma_max,*^2 + 1), so I_k - (eta/n) "
-      "W+^T W+ is positive definite.",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute ||W+||_2^2 in exact rounds and compare with (122) and 4n(sigma_max,*^2 + 1) (W* "
-             "restricted to the participating rows), and confirm I_k - (eta/n) W+^T W+ > 0 for eta = 1/(8 sigma_max,*^2)",
-      alt="arXiv: eqs. (119)-(123)"),
-    R("Eqs. (126)-(135)", "equation",
-      "Chain bounding ||I_k - (eta/n) W+^T W+|| by 1 - eta sigma_min,*^2 sigma_min^2(B*^T B) + (1/6) eta E0 sigma_min,*^2, "
-      "then using E0 <= sigma_min^2(B*^T B).",
-      "not-checkable", section="App. A (proof of Thm 4.7)",
-      reason="proof steps; the end point (136) and its trajectory assumption are listed at Eq. (136)",
-      alt="arXiv: eqs. (124)-(133)"),
-    R("Eq. (136)", "equation", "A1 <= dist(B, B*) (1 - (5/6) eta E0 sigma_min,*^2).",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute A1 (113) in exact rounds against dist (1 - (5/6) eta E0 sigma_min,*^2), and log "
-             "sigma_min^2(B*^T B_t) >= E0 (i.e. dist_t <= dist_0) along the trajectory, which (135) assumes but the "
-             "additive term of (10) does not guarantee",
-      alt="arXiv: eq. (134)"),
-    R("Eq. (137)", "equation", "A2 <= eta c sigma^2 (sqrt(k) + 1) sqrt(d)/sqrt(mn).",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute A2 (114) in exact rounds against eta c sigma^2 (sqrt(k)+1) sqrt(d)/sqrt(mn) with a "
-             "fitted c; A2 is linear in the noise, so the ratio should blow up as sigma -> 0 (same sigma-scaling error "
-             "as Lemma A.9)",
-      alt="arXiv: eq. (135)"),
+    R("Eqs. (121)-(125)", "equation", "||W+||_2^2 <= 2||W*||^2 + 4||F||^2 + 4||G||^2 <= 4(||W*||_2^2 + n) <= 4n(sigma_max,*^2 + 1), so I_k - (eta/n) "
+      "W+^T W+ is positive definite.", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eqs. (119)-(123)", claims=('srpfl.eq121-125.wplus-norm',)),
+    R("Eqs. (126)-(135)", "equation", "Chain bounding ||I_k - (eta/n) W+^T W+|| by 1 - eta sigma_min,*^2 sigma_min^2(B*^T B) + (1/6) eta E0 sigma_min,*^2, "
+      "then using E0 <= sigma_min^2(B*^T B).", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eqs. (124)-(133)", claims=('srpfl.thm4.7.E0-trajectory',)),
+    R("Eq. (136)", "equation", "A1 <= dist(B, B*) (1 - (5/6) eta E0 sigma_min,*^2).", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eq. (134)", claims=('srpfl.eq136.A1', 'srpfl.thm4.7.E0-trajectory')),
+    R("Eq. (137)", "equation", "A2 <= eta c sigma^2 (sqrt(k) + 1) sqrt(d)/sqrt(mn).", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eq. (135)", claims=('srpfl.eq137.A2-sigma',)),
     R("Eq. (138)", "equation",
       "A3 <= eta c (dist k + sqrt(k) + 1) sqrt(d)/sqrt(mn) (replacing sqrt(k) delta_hat sigma^2 + (delta_hat sigma^2)^2 by "
       "sqrt(k) + 1); checked: only its consequence, a sigma-free additive floor in (10) that noiseless runs beat by "
@@ -187,13 +121,8 @@ ROWS = (
       "S := sum_i (1/m) X_i^T X_i q_i w_i+^T, E := sum_i (1/m) X_i^T Z_i w_i+^T, and B+ = B - (eta/n) S + (eta/n) E (142); "
       "checked: (142) to machine precision.",
       "checked", section="App. A (proof of Thm 4.7)", claims=("srpfl.lemA2.identities",), alt="arXiv: eqs. (138)-(140)"),
-    R("Eqs. (143)-(144)", "equation",
-      "Expansion B+^T B+ = I_k - (eta/n)(B^T S + S^T B) + (eta/n)(B^T E + E^T B) - (eta^2/n^2)(E^T S + S^T E) + "
-      "(eta^2/n^2)(E^T E + S^T S).",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute B+^T B+ in exact rounds and compare with (144) to machine precision (the expansion "
-             "is right; the sign slip is in (145)/(148))",
-      alt="arXiv: eqs. (141)-(142)"),
+    R("Eqs. (143)-(144)", "equation", "Expansion B+^T B+ = I_k - (eta/n)(B^T S + S^T B) + (eta/n)(B^T E + E^T B) - (eta^2/n^2)(E^T S + S^T E) + "
+      "(eta^2/n^2)(E^T E + S^T S).", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eqs. (141)-(142)", claims=('srpfl.eq143-144.expansion',)),
     R("Eqs. (145)-(149)", "equation",
       "Weyl: sigma_min^2(R+) >= 1 - R1 - R2 - R3 (149) with R1-R3 (146)-(148); checked: with the printed R3 = (eta/n) "
       "lambda_max(B^T E + E^T B) it fails; the sign-corrected (eta/n) lambda_max(-(B^T E + E^T B)) holds (also "
@@ -202,40 +131,20 @@ ROWS = (
     R("Eqs. (150)-(164)", "equation", "Splitting R1 via (20) into T1 + T2 + T3 (150)-(163) and bounding T1 under E3 (164).",
       "not-checkable", section="App. A (proof of Thm 4.7)", reason="proof steps towards (165) and (174)",
       alt="arXiv: eqs. (148)-(162)"),
-    R("Eq. (165)", "equation", "T1 <= (1/10) eta E0 sigma_min,*^2.",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute T1 (156), maximised over unit p, in exact rounds and compare with (1/10) eta E0 "
-             "sigma_min,*^2 and with (164) (it relies on delta_hat <= E0/(20 kappa^2 (1+sigma^2)))",
-      alt="arXiv: eq. (163)"),
+    R("Eq. (165)", "equation", "T1 <= (1/10) eta E0 sigma_min,*^2.", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eq. (163)", claims=('srpfl.eq165.T1',)),
     R("Eqs. (166)-(173)", "equation", "Bounds T2 <= (2 eta/n)(||F||^2 + ||G|| ||F||), T3 likewise, T2 + T3 <= (2 eta/n)(||F||_F + ||G||_F)^2.",
       "not-checkable", section="App. A (proof of Thm 4.7)", reason="proof steps towards (174)",
       alt="arXiv: eqs. (164)-(170)"),
-    R("Eq. (174)", "equation", "T2 + T3 <= 2 eta delta_hat^2 (sigma_max,*^2 + sigma^4) <= (1/10) eta E0 sigma_min,*^2.",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute T2 + T3 (157)-(158), maximised over unit p, in exact rounds and compare with "
-             "(1/10) eta E0 sigma_min,*^2 and with 2 eta delta_hat^2 (sigma_max,*^2 + sigma^4) (173)",
-      alt="arXiv: eq. (170)"),
-    R("Eqs. (175)-(176)", "equation", "R1 <= 6 eta c k sqrt(d)/sqrt(mn) + (1/5) eta E0 sigma_min,*^2.",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute R1 (146) in exact rounds and compare with 6 eta c k sqrt(d)/sqrt(mn) + (1/5) eta E0 "
-             "sigma_min,*^2 for a fitted c across d, m, n",
-      alt="arXiv: eqs. (171)-(172)"),
+    R("Eq. (174)", "equation", "T2 + T3 <= 2 eta delta_hat^2 (sigma_max,*^2 + sigma^4) <= (1/10) eta E0 sigma_min,*^2.", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eq. (170)", claims=('srpfl.eq174.T2T3',)),
+    R("Eqs. (175)-(176)", "equation", "R1 <= 6 eta c k sqrt(d)/sqrt(mn) + (1/5) eta E0 sigma_min,*^2.", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eqs. (171)-(172)", claims=('srpfl.eq176.R1',)),
     R("Eqs. (177)-(184)", "equation", "Bounding R2 via E4, E5 and E2.",
       "not-checkable", section="App. A (proof of Thm 4.7)", reason="proof steps towards (185)",
       alt="arXiv: eqs. (173)-(178)"),
-    R("Eq. (185)", "equation", "R2 <= 3 eta^2 c^2 k^{3/2} sigma^2 d/(mn) + 9 eta^2 c k^{3/2} sigma^2 sqrt(d)/sqrt(mn).",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute R2 (147) in exact rounds against the bound with a fitted c; R2 is linear in E "
-             "(noise ~ sigma), so test the ratio as sigma -> 0",
-      alt="arXiv: eq. (179)"),
+    R("Eq. (185)", "equation", "R2 <= 3 eta^2 c^2 k^{3/2} sigma^2 d/(mn) + 9 eta^2 c k^{3/2} sigma^2 sqrt(d)/sqrt(mn).", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eq. (179)", claims=('srpfl.eq185.R2-sigma',)),
     R("Eqs. (186)-(189)", "equation", "Bounding R3 by (2 eta/n)||B|| ||sum (1/m) X_i^T Z_i w_i+^T|| ((187) misprints 2 eta^2/n^2 for 2 eta/n).",
       "not-checkable", section="App. A (proof of Thm 4.7)", reason="proof steps towards (190)",
       alt="arXiv: eqs. (180)-(182)"),
-    R("Eq. (190)", "equation", "R3 <= 3 eta c sqrt(k) sigma^2 sqrt(d)/sqrt(mn).",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute |R3| in exact rounds (both sign conventions) against 3 eta c sqrt(k) sigma^2 "
-             "sqrt(d)/sqrt(mn); R3 scales like sigma, so for fixed c the sigma^2 bound should fail as sigma -> 0",
-      alt="arXiv: eq. (183)"),
+    R("Eq. (190)", "equation", "R3 <= 3 eta c sqrt(k) sigma^2 sqrt(d)/sqrt(mn).", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eq. (183)", claims=('srpfl.eq190.R3-sigma',)),
     R("Eqs. (191)-(192)", "equation",
       "Combining (149), (176), (185), (190); the step (191) -> (192) folds the noise-free term 6 eta c k sqrt(d)/sqrt(mn) "
       "into terms carrying sigma^2 (only valid for sigma^2 >~ 1/sqrt(k)).",
@@ -243,13 +152,7 @@ ROWS = (
       reason="proof steps; the slip is that (192) drops a sigma-free term (the final side condition before (197) uses "
              "(1 + sigma^2), which would cover it); tested at Eq. (193)",
       alt="arXiv: eq. (184)"),
-    R("Eq. (193)", "equation",
-      "sigma_min^2(R+) >= 1 - 15 eta c k^{3/2} sigma^2 sqrt(d)/sqrt(mn) - (1/5) eta E0 sigma_min,*^2.",
-      "unchecked", section="App. A (proof of Thm 4.7)",
-      reason="a check would compute sigma_min^2(R+) in exact rounds against the bound; at sigma = 0 it becomes the "
-             "constant-free claim sigma_min^2(R+) >= 1 - eta E0 sigma_min,*^2/5, testable directly (the noise-free "
-             "term lost at (192) may make it fail at large dist or small m)",
-      alt="arXiv: eq. (185)"),
+    R("Eq. (193)", "equation", "sigma_min^2(R+) >= 1 - 15 eta c k^{3/2} sigma^2 sqrt(d)/sqrt(mn) - (1/5) eta E0 sigma_min,*^2.", 'checked', section="App. A (proof of Thm 4.7)", alt="arXiv: eq. (185)", claims=('srpfl.eq193.sigma-min-R',)),
     R("Eqs. (194)-(196)", "equation",
       "Assembly of (139) and (193) using 15 eta c k^{3/2} (1 + sigma^2) sqrt(d)/sqrt(m n0) <= (1/10) eta E0 sigma_min,*^2.",
       "not-checkable", section="App. A (proof of Thm 4.7)",

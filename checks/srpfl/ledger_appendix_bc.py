@@ -39,14 +39,8 @@ ROWS = (
       "optimal switching, from dist 1).",
       "checked", section="App. B", claims=("srpfl.lemB2.upper-bound",), figures=("srpfl.speedup",),
       alt="arXiv: Lemma B.2, eq. (209)"),
-    R("Eqs. (218)-(220)", "equation",
-      "Phase-1 cost sum_{i=1}^{log(N/(2n0))} t^i (E[T_{n0 2^i}] + C) (218) (stage 0 omitted), with each stage's ratio "
-      "bounded by the (N/2, N/4, N/8) ratios (220).",
-      "unchecked", section="App. B",
-      reason="a check would compute the exact per-stage ratios sqrt2 Delta_{i+1}/Delta_i with harmonic numbers and "
-             "verify they increase in i, so that (220)'s replacement by the last-stage ratios is an upper bound (a "
-             "quick computation gives 2.83..3.72 for N up to 2^16), and report the omitted stage-0 cost",
-      alt="arXiv: eqs. (210)-(212)"),
+    R("Eqs. (218)-(220)", "equation", "Phase-1 cost sum_{i=1}^{log(N/(2n0))} t^i (E[T_{n0 2^i}] + C) (218) (stage 0 omitted), with each stage's ratio "
+      "bounded by the (N/2, N/4, N/8) ratios (220).", 'checked', section="App. B", alt="arXiv: eqs. (210)-(212)", claims=('srpfl.eq218-220.phase1',)),
     R("Eq. (221)", "equation",
       "E[T_N] - E[T_{N/2}] = (1/lambda) sum_{i=1}^{N/2} 1/i <= (ln(N/2) + 1)/lambda <= log(N)/lambda (TMLR prints the "
       "sum to N); checked: the harmonic form, and that the last step needs log base 2.",
@@ -70,48 +64,23 @@ ROWS = (
       "Printed E[T_{N/4}] - E[T_{N/8}] >= 1/(6 lambda); checked (Monte Carlo of sorted exponentials as referee, exact "
       "harmonic gaps reported): false for every N (limit ln(7/6)/lambda = 0.1542/lambda), the corrected 1/(7 lambda) holds.",
       "checked", section="App. B", claims=("srpfl.eq224.erratum",), alt="arXiv: eq. (216)"),
-    R("Eqs. (225)-(226)", "equation",
-      "Phase-1 cost bounded with factors log(3 sqrt2) (stages up to N/4) and log(3 sqrt2 log N) (last stage), then by "
-      "5/log(1/(1-a)) (sum_i E[T_{n0 2^i}] + log(N/(2n0)) C) + 2 log(3 sqrt2 log N)/log(1/(1-a)) (E[T_{N/2}] + C).",
-      "unchecked", section="App. B",
-      reason="a check would evaluate (225)-(226) with exact order-statistic means: after the (224) fix the derived "
-             "factor is 3.5 sqrt2, but the true ratio sqrt2 Delta(N/2)/Delta(N/4) -> sqrt2 ln(3/2)/ln(7/6) = 3.72 < "
-             "3 sqrt2 = 4.24, so log(3 sqrt2) remains valid; also check the 2 log(3 sqrt2) <= 5 step",
-      alt="arXiv: eqs. (217)-(218)"),
+    R("Eqs. (225)-(226)", "equation", "Phase-1 cost bounded with factors log(3 sqrt2) (stages up to N/4) and log(3 sqrt2 log N) (last stage), then by "
+      "5/log(1/(1-a)) (sum_i E[T_{n0 2^i}] + log(N/(2n0)) C) + 2 log(3 sqrt2 log N)/log(1/(1-a)) (E[T_{N/2}] + C).", 'checked', section="App. B", alt="arXiv: eqs. (217)-(218)", claims=('srpfl.eq225-226.phase1',)),
     R("Eqs. (227)-(228)", "equation",
       "E[T_{N/2}] <= 1/lambda, E[T_{N/2^j}] <= 1/((2^j - 1) lambda), and sum_{i=1}^{log(N/(4n0))} E[T_{n0 2^i}] <= 1/lambda; checked.",
       "checked", section="App. B", claims=("srpfl.eq221-228.ordstat-bounds", "srpfl.ordstat.mean"),
       alt="arXiv: eqs. (219)-(220)"),
-    R("Eqs. (229)-(230)", "equation",
-      "E[T^1_SRPFL] <= 5 (c log(N/(2n0)) + 1)/(lambda log(1/(1-a))) + 2 log(3 sqrt2 log N)/(log(1/(1-a))(c+1)) / lambda "
-      "<= log(N/n0) 6(c+1)/(lambda log(1/(1-a))) ((c+1) is misplaced in a denominator).",
-      "unchecked", section="App. B",
-      reason="a check would compute the exact idealised phase-1 cost (stages 1..log(N/(2n0)) with the Lemma B.1 "
-             "round counts) and compare with (229) read with (c+1) as a factor and with (230), over N, n0, c",
-      alt="arXiv: eqs. (221)-(222)"),
-    R("Eqs. (231)-(232)", "equation",
-      "X_{log(N/n0)} (206) at the last switch (231) (printed with (1 - sqrt(1-a)) inside the square root) and the "
-      "N-node contraction (232).",
-      "not-checkable", section="App. B", reason="instances of (206) and (198), both checked", alt="arXiv: eqs. (223)-(224)"),
-    R("Eqs. (233)-(237)", "equation",
-      "Phase-2 distance after t rounds from X_{log(N/n0)}: D + (X - D) (1-a)^{t/2}, bounded by D + D (1-a)^{t/2} (237), "
-      "using E[T_N] - E[T_{N/2}] <= log(N)/lambda in (236).",
-      "unchecked", section="App. B",
-      reason="a check would compute the exact phase-2 iterates (235) and test (236)-(237): (237) needs sqrt2(1+rho) - 1 "
-             "<= 1, i.e. (c+1) <~ sqrt2 log N (unstated), and (236) bounds the denominator E[T_N] - E[T_{N/2}] = "
-             "H_{N/2}/lambda from above where a lower bound is needed (H_{N/2} < ln N for N >= 16)",
-      alt="arXiv: eqs. (225)-(229)"),
+    R("Eqs. (229)-(230)", "equation", "E[T^1_SRPFL] <= 5 (c log(N/(2n0)) + 1)/(lambda log(1/(1-a))) + 2 log(3 sqrt2 log N)/(log(1/(1-a))(c+1)) / lambda "
+      "<= log(N/n0) 6(c+1)/(lambda log(1/(1-a))) ((c+1) is misplaced in a denominator).", 'checked', section="App. B", alt="arXiv: eqs. (221)-(222)", claims=('srpfl.eq229.erratum',)),
+    R("Eqs. (231)-(232)", "equation", "X_{log(N/n0)} (206) at the last switch (231) (printed with (1 - sqrt(1-a)) inside the square root) and the "
+      "N-node contraction (232).", 'checked', section="App. B", alt="arXiv: eqs. (223)-(224)", claims=('srpfl.eqD.parenthesisation-erratum',)),
+    R("Eqs. (233)-(237)", "equation", "Phase-2 distance after t rounds from X_{log(N/n0)}: D + (X - D) (1-a)^{t/2}, bounded by D + D (1-a)^{t/2} (237), "
+      "using E[T_N] - E[T_{N/2}] <= log(N)/lambda in (236).", 'checked', section="App. B", alt="arXiv: eqs. (225)-(229)", claims=('srpfl.eq233-237.phase2', 'srpfl.eqD.parenthesisation-erratum')),
     R("Eqs. (238)-(240)", "equation", "Solving eps = c_hat D >= D + D (1-a)^{t/2} for the phase-2 rounds: t >= 2 log(1/(c_hat-1))/log(1/(1-a)).",
       "not-checkable", section="App. B", reason="algebra, exact given (237); (239) restates (12)",
       alt="arXiv: eqs. (230)-(232)"),
-    R("Eqs. (241)-(244)", "equation",
-      "Phase-2 cost (E[T_N] + C)(t + 1) <= (ln N + 1 + c)(2L/l + 1)/lambda <= 4 log N L/(l lambda), with L = "
-      "log(1/(c_hat-1)), l = log(1/(1-a)).",
-      "unchecked", section="App. B",
-      reason="a check would evaluate (242) and (243) on a grid: (243) needs (ln N + 1 + c)(2L + l) <= 4 L log N, which "
-             "fails for every c_hat once c >~ log N - 1 (and for small L/l); (217) survives only because its phase-1 "
-             "term 6(c+1) log N absorbs the lost c-dependence",
-      alt="arXiv: eqs. (233)-(236)"),
+    R("Eqs. (241)-(244)", "equation", "Phase-2 cost (E[T_N] + C)(t + 1) <= (ln N + 1 + c)(2L/l + 1)/lambda <= 4 log N L/(l lambda), with L = "
+      "log(1/(c_hat-1)), l = log(1/(1-a)).", 'checked', section="App. B", alt="arXiv: eqs. (233)-(236)", claims=('srpfl.eq241-244.phase2-cost',)),
     R("Eqs. (245)-(247)", "equation", "Summing phases 1 and 2; (247) restates (217).",
       "not-checkable", section="App. B", reason="proof steps; (247) = (217) is checked at Lemma B.2",
       alt="arXiv: eqs. (237)-(239)"),
@@ -121,44 +90,22 @@ ROWS = (
       "per round); the corrected count 2 ln((1-D)/((c_hat-1) D))/ln(1/(1-a)) times (H_N + c)/lambda is.",
       "checked", section="App. B", claims=("srpfl.lemB3.lower-bound",), figures=("srpfl.speedup",),
       alt="arXiv: Lemma B.3, eq. (240)"),
-    R("Eqs. (249)-(252)", "equation",
-      "FedRep contraction with N nodes (249), distance after t rounds from 1 (250), target (251), and the round condition "
+    R("Eqs. (249)-(252)", "equation", "FedRep contraction with N nodes (249), distance after t rounds from 1 (250), target (251), and the round condition "
       "(252) using sqrt((N/n0)(1-a))(1 - sqrt(1-a)) - a > 0; checked: that condition is D_{log(N/n0)} < 1, i.e. N/n0 "
-      "above the vacuity threshold (about 4 to 4.64), and (250) gives the exact count used by the corrected Lemma B.3.",
-      "checked", section="App. B", claims=("srpfl.corA11.noise-floor", "srpfl.lemB3.lower-bound"),
-      alt="arXiv: eqs. (241)-(244)"),
-    R("Eq. (253)", "equation",
-      "t >= 2 log(1/(c_hat-1))/log(1/(1-a)) + log N/log(1/(1-a)); checked: overstates the exact count (which has "
-      "ln(N/n0) - 1.39 in place of log N).",
-      "checked", section="App. B", claims=("srpfl.lemB3.lower-bound",), alt="arXiv: eq. (245)"),
+      "above the vacuity threshold (about 4 to 4.64), and (250) gives the exact count used by the corrected Lemma B.3.", "checked", section="App. B", claims=('srpfl.corA11.noise-floor', 'srpfl.lemB3.lower-bound', 'srpfl.thm4.9.tFR-count', 'srpfl.eqD.parenthesisation-erratum'), alt="arXiv: eqs. (241)-(244)"),
+    R("Eq. (253)", "equation", "t >= 2 log(1/(c_hat-1))/log(1/(1-a)) + log N/log(1/(1-a)); checked: overstates the exact count (which has "
+      "ln(N/n0) - 1.39 in place of log N).", "checked", section="App. B", claims=('srpfl.lemB3.lower-bound', 'srpfl.thm4.9.tFR-count'), alt="arXiv: eq. (245)"),
     R("Eqs. (254)-(255)", "equation",
       "E[T_FedRep] >= (E[T_N] + C) 2 log(1/(c_hat-1))/log(1/(1-a)) (254, drops the log N term) >= (255) = (248) using "
       "E[T_N] >= log(N)/lambda; checked: the printed bound fails against the simulated FedRep time (the log-base "
       "mismatch with (221) is the row 'Log base of (221) and (255)').",
       "checked", section="App. B", claims=("srpfl.lemB3.lower-bound",),
       alt="arXiv: eqs. (246)-(247)"),
-    R("Eq. (256)", "equation",
-      "E[T_SRPFL]/E[T_FedRep] <= (6(c+1) + 4L)/(log N + 2L) = O(L/(log N + L)), L = log(1/(c_hat-1)) (appendix writes c "
-      "for c_hat); checked: compared with the idealised ratio; the explicit bound exceeds 1 unless N is very large.",
-      "checked", section="App. B", claims=("srpfl.thm4.9.ratio",), figures=("srpfl.speedup",), alt="arXiv: eq. (248)"),
-    R("Remark B.4", "remark",
-      "The method-of-moments initialisation of Algorithm 2 gives dist(B^0, B*) < 1 - c w.p. >= 1 - O((mn)^{-100}) without "
-      "extra sample complexity (as Theorem 3 of Collins et al. 2021).",
-      "unchecked", section="App. B",
-      reason="a check would run Algorithm 2 lines 2-3 (top-k eigenvectors of (1/N) sum_i P_i) over many seeds and "
-             "record dist(B^0, B*) as a function of m, N, d, k and sigma, verifying it stays bounded away from 1 and "
-             "shrinks with mN (E[P_i] = (k + sigma^2) I + 2 B* w_i* w_i*^T B*^T for Gaussian x)",
-      alt="arXiv: Remark B.4 (<= 1 - c)"),
+    R("Eq. (256)", "equation", "E[T_SRPFL]/E[T_FedRep] <= (6(c+1) + 4L)/(log N + 2L) = O(L/(log N + L)), L = log(1/(c_hat-1)) (appendix writes c "
+      "for c_hat); checked: compared with the idealised ratio; the explicit bound exceeds 1 unless N is very large.", "checked", section="App. B", claims=('srpfl.thm4.9.ratio', 'srpfl.thm4.9.rate'), figures=("srpfl.speedup",), alt="arXiv: eq. (248)"),
+    R("Remark B.4", "remark", "The method-of-moments initialisation of Algorithm 2 gives dist(B^0, B*) < 1 - c w.p. >= 1 - O((mn)^{-100}) without "
+      "extra sample complexity (as Theorem 3 of Collins et al. 2021).", 'checked', section="App. B", alt="arXiv: Remark B.4 (<= 1 - c)", claims=('srpfl.remB4.mom-init',)),
     # ------------------------------------------------------------------ Appendix C
-    R("Figure 7", "figure",
-      "Homogeneous setting, full participation, fixed speeds: CIFAR10, EMNIST, Sent140; FedRep-SRPFL keeps an edge, "
-      "LG-SRPFL beats it on Sent140, doubling helps both subroutines.",
-      "out-of-scope", section="App. C",
-      reason="deep-network experiments on real data (CIFAR10, EMNIST, Sent140 with LeNet/MLP/LSTM)", alt=_NO_ARXIV),
-    R("Figure 8", "figure",
-      "Additional regimes (fixed speeds): imbalanced FEMNIST (100 + U[0,50] samples) and Sent140 (log-normal), "
-      "varying % of stragglers (lambda = 0.1 fast vs 10 slow, inverted under the rate convention), and correlated "
-      "speed/label heterogeneity; SRPFL gains shrink in each.",
-      "out-of-scope", section="App. C",
-      reason="deep-network experiments on real data (FEMNIST, Sent140, CIFAR10)", alt=_NO_ARXIV),
+    R("Figure 7", "figure", 'Homogeneous setting, full participation, fixed speeds: CIFAR10, EMNIST, Sent140; FedRep-SRPFL keeps an edge, LG-SRPFL beats it on Sent140, doubling helps both subroutines. Checked on a linear analogue (homogeneous heads around one direction).', 'checked', section="App. C", alt=_NO_ARXIV, claims=('srpfl.fig7.homogeneous',), figures=('srpfl.fig7',)),
+    R("Figure 8", "figure", 'Additional regimes (fixed speeds): imbalanced FEMNIST (100 + U[0,50] samples) and Sent140 (log-normal), varying % of stragglers (lambda = 0.1 fast vs 10 slow, inverted under the rate convention), and correlated speed/label heterogeneity; SRPFL gains shrink in each. Checked on a linear analogue; lambda read both as rates and as means (named parameter).', 'checked', section="App. C", alt=_NO_ARXIV, claims=('srpfl.fig8.imbalanced', 'srpfl.fig8.stragglers-means', 'srpfl.fig8.stragglers-rates', 'srpfl.fig8.correlated'), figures=('srpfl.fig8',)),
 )

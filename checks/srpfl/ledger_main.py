@@ -6,20 +6,10 @@ _NO_ARXIV = "arXiv: absent (TMLR only)"
 
 ROWS = (
     # ------------------------------------------------------------------ 1 Introduction
-    R("Contribution 2 (speedup)", "claim",
-      "SRPFL gives a provable logarithmic (O(log N)) wall-clock speedup over straggler-prone FedRep with Exp(lambda) "
+    R("Contribution 2 (speedup)", "claim", "SRPFL gives a provable logarithmic (O(log N)) wall-clock speedup over straggler-prone FedRep with Exp(lambda) "
       "client times, non-convex loss, heterogeneous data and changing speeds; checked: the speedup part through "
-      "the Theorem 4.9 claims (idealised, simulated and real linear runs), not the generality wording.",
-      "checked", section="1", claims=("srpfl.thm4.9.ratio", "srpfl.thm4.9.real-runs"), figures=("srpfl.speedup",),
-      alt="arXiv: Sec. 1, contribution 2"),
-    R("Contribution 2 (sample complexity)", "claim",
-      "SRPFL keeps the 'state of the art' per-client sample complexity m = O(d/N + log N) (Theorem 4.7 actually "
-      "needs m >= c0 (1+sigma^2) k^3 kappa^4/E0^2 max{log N, d/n0}, i.e. d/n0, not d/N).",
-      "unchecked", section="1",
-      reason="a check would sweep d and N (n0 fixed, and n0 proportional to N) on exact FedRep-SRPFL runs, find the "
-             "smallest batch m for which dist reaches the stage-R floor within a fixed round budget, and test "
-             "whether that m scales like d/N + log N (as claimed) or like d/n0 + log N (as Theorem 4.7 requires)",
-      alt="arXiv: Sec. 1, contribution 2"),
+      "the Theorem 4.9 claims (idealised, simulated and real linear runs), not the generality wording.", "checked", section="1", claims=('srpfl.thm4.9.ratio', 'srpfl.thm4.9.real-runs', 'srpfl.thm4.9.rate'), figures=("srpfl.speedup",), alt="arXiv: Sec. 1, contribution 2"),
+    R("Contribution 2 (sample complexity)", "claim", "SRPFL keeps the 'state of the art' per-client sample complexity m = O(d/N + log N) (Theorem 4.7 actually needs m >= c0 (1+sigma^2) k^3 kappa^4/E0^2 max{log N, d/n0}, i.e. d/n0, not d/N). Checked: exact runs follow d/N (n0 from 2 to 16 changes nothing; N/4 clients do), so Theorem 4.7's d/n0 is sufficient but loose.", 'checked', section="1", alt="arXiv: Sec. 1, contribution 2", claims=('srpfl.contrib2.sample-complexity',)),
     # ------------------------------------------------------------------ 2 Problem formulation
     R("Eqs. (1)-(2)", "equation",
       "Personalised FL objective (1) min over (q_1..q_M) of (1/M) sum_i f_i(q_i) and its shared-representation "
@@ -45,14 +35,7 @@ ROWS = (
       "then tau_phi representation steps phi_i^{t,s} = GRD(f_i(h_i^{t,tau_h}, phi_i^{t,s-1}), phi_i^{t,s-1}, eta) (4).",
       "not-checkable", section="3", reason="definition of the subroutine class (GRD is any gradient-type step)",
       alt="arXiv: eqs. (3)-(4)"),
-    R("Algorithm 1", "algorithm",
-      "SRPFL meta-algorithm: stages r = 0..log(N/n0) with n = min(N, 2^r n0) fastest of N sampled clients, tau_r rounds "
-      "each of tau_h head and tau_phi representation gradient steps, server averaging, frozen heads for non-participants.",
-      "unchecked", section="3",
-      reason="a check would implement the generic meta-algorithm on the linear model (tau_h gradient steps on w_i, "
-             "tau_phi on B, averaging, frozen non-participant heads) and verify it reproduces Algorithm 2's rounds "
-             "(to solver tolerance) when tau_h -> infinity and tau_phi = 1 (up to Algorithm 2's QR step)",
-      alt="arXiv: Algorithm 1"),
+    R("Algorithm 1", "algorithm", 'SRPFL meta-algorithm: stages r = 0..log(N/n0) with n = min(N, 2^r n0) fastest of N sampled clients, tau_r rounds each of tau_h head and tau_phi representation gradient steps, server averaging, frozen heads for non-participants. Checked on the linear model: with the exact head and one representation step plus QR it reproduces Algorithm 2 to 3e-16; head GD steps converge to it.', 'checked', section="3", alt="arXiv: Algorithm 1", claims=('srpfl.alg1.meta',)),
     R("Remark 3.3", "remark",
       "Comparison with FLANP (Reisizadeh et al. 2022): SRPFL does not need data homogeneity, persistent clients, "
       "strong convexity or a gradient-norm stage criterion, and derives the optimal rounds per stage.",
@@ -97,34 +80,18 @@ ROWS = (
       "Client normalisation: ||w_i*||_2 = sqrt(k) for all i and B* orthonormal, so ||W*_I/sqrt(n)||_F^2 = k; checked: "
       "its consequence sigma_min,* <= 1 <= sigma_max,* <= sqrt(k) (the appendix's '1/n'' should be 1/sqrt(n')).",
       "checked", section="4.1", claims=("srpfl.thm4.7.stepsize",), alt="arXiv: Assumption 4.4"),
-    R("Sec. 4.1 wall-clock model", "statement",
-      "Expected WCT: E[T_SRPFL] = sum_{r=0}^{log(N/n0)} tau_r (E[T^r_{n_r}] + C) with T^r_{n_r} the slowest participant "
+    R("Sec. 4.1 wall-clock model", "statement", "Expected WCT: E[T_SRPFL] = sum_{r=0}^{log(N/n0)} tau_r (E[T^r_{n_r}] + C) with T^r_{n_r} the slowest participant "
       "(n_r-th order statistic of N), and E[T_FedRep] = T_FR (E[T_N] + C); checked: Monte Carlo WCT equals the formula "
-      "with E[T_(j:N)] = (H_N - H_{N-j})/lambda, for times drawn per stage or per round.",
-      "checked", section="4.1", claims=("srpfl.thm4.9.simulated", "srpfl.ordstat.mean"),
-      alt="arXiv: Sec. 4.1, Wall Clock Time paragraph"),
-    R("Theorem 4.7", "theorem",
-      "Under Assumptions 4.3-4.6, n >= n0, m >= c0 (1+sigma^2) k^3 kappa^4/E0^2 max{log N, d/n0} and eta <= "
+      "with E[T_(j:N)] = (H_N - H_{N-j})/lambda, for times drawn per stage or per round.", "checked", section="4.1", claims=('srpfl.thm4.9.simulated', 'srpfl.ordstat.mean', 'srpfl.thm4.9.per-round-time'), alt="arXiv: Sec. 4.1, Wall Clock Time paragraph"),
+    R("Theorem 4.7", "theorem", "Under Assumptions 4.3-4.6, n >= n0, m >= c0 (1+sigma^2) k^3 kappa^4/E0^2 max{log N, d/n0} and eta <= "
       "1/(8 sigma_max,*^2), FedRep-SRPFL satisfies (10) w.p. >= 1 - T exp(-90 min{d, k^2 log N}) with a = eta E0 "
       "sigma_min,*^2/2 <= 1/4; checked: eta = 1/(8k) is admissible and a <= E0/(16 kappa^2) <= 1/16, and (10) in every "
       "round of exact runs (a from the actual participating set) that meet the m condition with c0 read as 1e-3 "
-      "(fixed from a pilot), by an exact binomial test against the stated failure probability.",
-      "checked", section="4.1", claims=("srpfl.thm4.7.contraction", "srpfl.thm4.7.stepsize"),
-      figures=("srpfl.stages",), alt="arXiv: Theorem 4.5"),
-    R("Eq. (10)", "equation",
-      "Contraction dist(B^{t+1}, B*) <= dist(B^t, B*) sqrt(1-a) + a/sqrt((n/n0)(1-a)); checked: per-round on exact "
-      "runs, its closed-form iteration and floor; the additive floor does not vanish at sigma = 0 (proof artefact).",
-      "checked", section="4.1",
-      claims=("srpfl.thm4.7.contraction", "srpfl.corA11.noise-floor", "srpfl.thm4.7.floor-not-prediction"),
-      figures=("srpfl.stages",), alt="arXiv: eq. (9)"),
-    R("Remark 4.8", "remark",
-      "Fairness: once the server has B*, clients that never participated can fit their k-dimensional head locally "
-      "with a few samples, so they lose nothing.",
-      "unchecked", section="4.1",
-      reason="a check would learn B with FedRep-SRPFL, then for clients never among the n fastest fit w_i by least "
-             "squares on m fresh samples against the learned B and compare their exact test MSE with that of "
-             "participants and with the oracle sigma^2 (1 + k/(m-k-1))",
-      alt=_NO_ARXIV),
+      "(fixed from a pilot), by an exact binomial test against the stated failure probability.", "checked", section="4.1", claims=('srpfl.thm4.7.contraction', 'srpfl.thm4.7.stepsize', 'srpfl.thm4.7.one-step-contraction'), figures=("srpfl.stages",), alt="arXiv: Theorem 4.5"),
+    R("Eq. (10)", "equation", "Contraction dist(B^{t+1}, B*) <= dist(B^t, B*) sqrt(1-a) + a/sqrt((n/n0)(1-a)); checked: per-round on exact "
+      "runs, its closed-form iteration and floor; the additive floor does not vanish at sigma = 0 (proof artefact).", "checked", section="4.1", claims=('srpfl.thm4.7.contraction', 'srpfl.corA11.noise-floor', 'srpfl.thm4.7.floor-not-prediction', 'srpfl.thm4.7.one-step-contraction'), figures=("srpfl.stages",), alt="arXiv: eq. (9)"),
+    R("Remark 4.8", "remark", "Fairness: once the server has B*, clients that never participated can fit their k-dimensional head locally "
+      "with a few samples, so they lose nothing.", 'checked', section="4.1", alt=_NO_ARXIV, claims=('srpfl.rem4.8.fairness',)),
     R("Eq. (11)", "equation",
       "Stage-r contraction dist+ <= dist sqrt(1-alpha) + alpha/sqrt(2^r (1-alpha)) (n = 2^r n0); checked: iterates "
       "d_t = D_r + (d0 - D_r)(1-a)^{t/2}, D_{r+1} = D_r/sqrt2, and the bound is vacuous (D_r >= 1) for 2^r <~ 4.",
@@ -144,15 +111,10 @@ ROWS = (
       "arXiv only: for a fair comparison the target must be below sqrt2 alpha/(sqrt((N/n0)(1-alpha))(1-sqrt(1-alpha))) "
       "= D_{log(N/(2n0))} so that all N nodes are needed; checked: (11)/(12) with c_hat < sqrt2 lies below it.",
       "checked", section="4.1", claims=("srpfl.corA11.noise-floor",), alt="arXiv: Sec. 4.1, text before eq. (11)"),
-    R("Theorem 4.9", "theorem",
-      "With i.i.d. Exp(lambda) times, C = c/lambda and target (12): E[T_SRPFL]/E[T_FedRep] = O(log(1/(c_hat-1))/"
+    R("Theorem 4.9", "theorem", "With i.i.d. Exp(lambda) times, C = c/lambda and target (12): E[T_SRPFL]/E[T_FedRep] = O(log(1/(c_hat-1))/"
       "(log N + log(1/(c_hat-1)))), also when speeds are redrawn every round; checked: idealised ratio falls ~1/log N, "
       "rises with c and as c_hat -> 1, simulated and real linear runs agree; Lemma B.3 (hence the proof) is invalid "
-      "as printed and the explicit bound (256) exceeds 1 for moderate N.",
-      "checked", section="4.1",
-      claims=("srpfl.thm4.9.ratio", "srpfl.thm4.9.simulated", "srpfl.thm4.9.real-runs", "srpfl.lemB2.upper-bound",
-              "srpfl.lemB3.lower-bound"),
-      figures=("srpfl.speedup",), alt="arXiv: Theorem 4.6"),
+      "as printed and the explicit bound (256) exceeds 1 for moderate N.", "checked", section="4.1", claims=('srpfl.thm4.9.ratio', 'srpfl.thm4.9.simulated', 'srpfl.thm4.9.real-runs', 'srpfl.lemB2.upper-bound', 'srpfl.lemB3.lower-bound', 'srpfl.thm4.9.rate', 'srpfl.thm4.9.rate-exact'), figures=("srpfl.speedup",), alt="arXiv: Theorem 4.6"),
     R("Remark 4.10", "remark",
       "FedAvg also recovers the ground-truth representation in multi-task linear regression (Collins et al. 2022), so "
       "it is a candidate SRPFL subroutine.",

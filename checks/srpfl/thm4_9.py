@@ -7,7 +7,8 @@ import numpy as np
 from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
 from fedtheory.montecarlo import mc_mean
 from fedtheory.random import spawn_seeds
-from fedtheory.srpfl import expected_order_statistic, idealised_wallclock, run_srpfl, theorem49_ratio_bound
+from fedtheory.srpfl import (expected_order_statistic, fedrep_rounds_exact, idealised_wallclock, run_srpfl,
+                             theorem49_ratio_bound)
 from .._util import CLAIM_LEVEL, binomial_trials_needed
 from ._common import mann_whitney, mw_size_needed, sign_test, z_crit
 from . import PAPER
@@ -172,3 +173,131 @@ def _real(full: bool, seed):
                 bound={"ratio_upper": 1.0, "level": CLAIM_LEVEL},
                 evidence=ev,
                 params={"N": list(Ns), "seeds": seeds, "target": target})
+
+
+# ----------------------------------------------------------------------------- issue 13, SRPFL item 2
+#: grid of the t_FR claim: N (n0 = 4), a, c_hat
+TFR_GRID = {False: dict(N=(32, 4096), a=(0.05, 0.2), c_hat=(1.05, 1.2, 1.35)),
+            True: dict(N=(32, 64, 256, 1024, 4096, 2 ** 16), a=(0.01, 0.05, 0.2), c_hat=(1.05, 1.2, 1.35))}
+
+
+def tfr_closed_form(a, N, n0, c_hat) -> float:
+    """Spec claim 24 (derived from Lemma B.3's (249)-(252), Tziotis et al., TMLR): the FedRep round count
+    ``ceil(2 ln((1-D)/((c_hat-1) D)) / ln(1/(1-a)))``, ``D = D_{log2(N/n0)}`` (real value returned; NaN if D >= 1)."""
+    return float(fedrep_rounds_exact(a, N, n0, c_hat))
+
+
+def tfr_mismatch(closed: float, counted: int, tol: float = 1e-9) -> bool:
+    """True when ``counted`` is not the ceiling of ``closed`` (within ``tol`` of an integer either neighbour is
+    accepted: the recursion in floating point may land on either side)."""
+    if not math.isfinite(closed):
+        return True
+    k = round(closed)
+    if abs(closed - k) < tol:
+        return counted not in (k, k + 1)
+    return counted != math.ceil(closed)
+
+
+@PAPER.claim("srpfl.thm4.9.tFR-count", "Lemma B.3, eqs. (249)-(253) (spec claim 24)",
+             "FedRep's round count to the target (12) from dist 1 under the N-node recursion (249) is exactly "
+             "t_FR = ceil(2 ln((1-D)/((c_hat-1)D)) / ln(1/(1-a))), D = D_{log2(N/n0)}, and it is smaller than the "
+             "printed count (253) (2 log(1/(c_hat-1)) + log N)/log(1/(1-a)).",
+             regime="the scalar recursion (249) with equality from dist 1 (Lemma B.3's model; no probability, no "
+                    "constant), natural log; n0=4, N in {32, 4096} and a in {0.05, 0.2} (full: N in {32, 64, 256, "
+                    "1024, 4096, 2^16}, a in {0.01, 0.05, 0.2}; N/n0 >= 8 > 4.64, so D < 1), c_hat in {1.05, 1.2, 1.35}; referee: the recursion iterated round by round "
+                    "(srpfl.appendix_b.fedrep_rounds_simulated) and the idealised FedRep run; any grid point with a "
+                    "different integer count, or with t_FR >= (253), fails")
+def _tfr(full: bool, seed):
+    from .appendix_b import fedrep_rounds_simulated
+
+    n0, mism, not_below, rows = 4, [], [], 0
+    gaps, grid = [], TFR_GRID[bool(full)]
+    for N in grid["N"]:
+        for a in grid["a"]:
+            for ch in grid["c_hat"]:
+                closed = tfr_closed_form(a, N, n0, ch)
+                counted = fedrep_rounds_simulated(a, N, n0, ch)
+                ideal = idealised_wallclock(N, n0, a, ch, schedule="fedrep")[1]
+                printed = (2 * math.log(1 / (ch - 1)) + math.log(N)) / math.log(1 / (1 - a))
+                rows += 1
+                if tfr_mismatch(closed, counted) or tfr_mismatch(closed, ideal):
+                    mism.append((N, a, ch, closed, counted, ideal))
+                if not math.ceil(closed) < printed:
+                    not_below.append((N, a, ch, math.ceil(closed), round(printed, 2)))
+                gaps.append(printed - math.ceil(closed))
+    ok = not mism and not not_below
+    return dict(status=HOLDS if ok else FAILS,
+                observed={"count_mismatches": mism[:6], "n_mismatches": len(mism), "not_below_253": not_below[:6],
+                          "printed_minus_tFR_range": [float(min(gaps)), float(max(gaps))]},
+                bound={"grid_points": rows},
+                evidence=f"{rows} grid points: the closed-form t_FR equals the round-by-round count and the idealised "
+                         f"FedRep count at {rows - len(mism)}; the printed (253) exceeds t_FR at {rows - len(not_below)} "
+                         f"(by {min(gaps):.1f} to {max(gaps):.1f} rounds)",
+                params={**{k: list(v) for k, v in grid.items()}, "n0": n0})
+
+
+def per_round_check(inc_s, inc_f, sorted_times, sizes_per_round, C) -> dict:
+    """Spec claim 28 on one pair of exact runs with fixed speeds and M = N (pure function of the measured
+    numbers): SRPFL's increments must equal the n_r-th smallest time plus C, FedRep's the largest plus C, and
+    SRPFL's must be strictly below FedRep's exactly in the rounds with n_r < N. Returns the discrepancies."""
+    inc_s, inc_f = np.asarray(inc_s, float), np.asarray(inc_f, float)
+    n = np.asarray(sizes_per_round, int)
+    ref_s = np.asarray(sorted_times, float)[n - 1] + C
+    ref_f = float(sorted_times[-1]) + C
+    N = len(sorted_times)
+    k = min(inc_s.size, inc_f.size)
+    gap = inc_f[:k] - inc_s[:k]
+    early, last = n[:k] < N, n[:k] == N
+    return {"max_abs_err_srpfl": float(np.max(np.abs(inc_s - ref_s))),
+            "max_abs_err_fedrep": float(np.max(np.abs(inc_f - ref_f))),
+            "min_gap_non_final": float(np.min(gap[early])) if early.any() else math.inf,
+            "max_abs_gap_final": float(np.max(np.abs(gap[last]))) if last.any() else 0.0,
+            "rounds": int(k), "final_rounds": int(last.sum())}
+
+
+#: absolute tolerance of the clock increments (cumulative sums of O(100) in float64)
+PER_ROUND_TOL = 1e-9
+
+
+def per_round_fails(out: dict) -> bool:
+    """The verdict of :func:`per_round_check`'s numbers: True (fails) on any mismatch or a non-strict gap."""
+    return (out["max_abs_err_srpfl"] > PER_ROUND_TOL or out["max_abs_err_fedrep"] > PER_ROUND_TOL
+            or not out["min_gap_non_final"] > 0 or out["max_abs_gap_final"] > PER_ROUND_TOL)
+
+
+@PAPER.claim("srpfl.thm4.9.per-round-time", "Sec. 4.2 wall-clock model; App. B (spec claim 28)",
+             "SRPFL's per-round time T_(n_r:N) + C is below FedRep's T_(N:N) + C in every stage with n_r < N and "
+             "equal to it only in the last stage (n_r = N).",
+             regime="exact FedRep-SRPFL and FedRep runs (d=10, k=2, m=10, sigma=0.1, N=M=32, n0=4, 3 rounds per "
+                    "non-final stage, 12 rounds in all) with fixed Exp(1) speeds (ties have probability 0), c in {0, 10}, "
+                    "1 seed (full: 6); referee: the run's speed model rebuilt from its seed and sorted "
+                    "independently; holds when every increment matches the sorted time to 1e-9, every non-final SRPFL "
+                    "round is strictly cheaper and every final-stage round costs the same; anything else fails")
+def _per_round(full: bool, seed):
+    from fedtheory.srpfl.model import make_speed_model
+
+    N, n0, worst = 32, 4, {}
+    fails = []
+    for s in spawn_seeds(seed, 6 if full else 1):
+        for c in (0.0, 10.0):
+            kw = dict(d=10, k=2, M=N, N=N, n0=n0, m=10, sigma=0.1, speeds="fixed", comm_cost=c, rounds=12,
+                      init="random", seed=s)
+            rs = run_srpfl(**kw, stage_lengths=3)
+            rf = run_srpfl(**kw, schedule="all")
+            sp = make_speed_model("fixed", N, N, seed=spawn_seeds(s, 6)[1])
+            out = per_round_check(np.diff(rs.wall_clock), np.diff(rf.wall_clock), np.sort(sp.fixed_times),
+                                  rs.participants, c)
+            for key, v in out.items():
+                if key in ("min_gap_non_final",):
+                    worst[key] = min(worst.get(key, math.inf), v)
+                else:
+                    worst[key] = max(worst.get(key, 0.0), v)
+            if per_round_fails(out):
+                fails.append(out)
+    return dict(status=HOLDS if not fails else FAILS, observed=worst,
+                bound={"tolerance": PER_ROUND_TOL},
+                evidence=f"{6 if full else 1} seed(s) x c in (0, 10), N=M=32, fixed speeds: increments match the sorted "
+                         f"times to {max(worst['max_abs_err_srpfl'], worst['max_abs_err_fedrep']):.1e}; smallest "
+                         f"FedRep-minus-SRPFL gap in non-final rounds {worst['min_gap_non_final']:.3g} (> 0); largest "
+                         f"|gap| in the final stage {worst['max_abs_gap_final']:.1e}; {len(fails)} failing runs",
+                params={"N": N, "n0": n0, "speeds": "fixed", "c": [0, 10]})

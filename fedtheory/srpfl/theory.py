@@ -25,6 +25,7 @@ __all__ = [
     "progress_ratio", "idealised_wallclock", "lemma_b2_bound", "lemma_b3_bound",
     "theorem49_ratio_bound", "theorem47_probability", "theorem47_m_condition",
     "phase2_rounds_exact", "fedrep_rounds_exact", "round_decomposition",
+    "order_statistic_mean_stable", "idealised_times",
 ]
 
 _EULER = 0.5772156649015329
@@ -447,6 +448,134 @@ def _round_decomposition(B_hat, X, y, B_star, W_star_sel, eta, B_bar, R, w, B_ne
             "eq116_rhs": float((A1 + A2 + A3) * Rinv), "eq149_lhs": float(smin2),
             "eq149_rhs_printed": float(1 - R1 - R2 - R3p),
             "eq149_rhs_corrected": float(1 - R1 - R2 - R3c)}
+
+
+#: below this argument the digamma differences of :func:`order_statistic_mean_stable` are summed directly
+_PSI_DIRECT = 64
+
+
+def _psi_diff_large(x1: int, x2: int) -> float:
+    """``psi(x1) - psi(x2)`` for integers ``x1 >= x2 >= 64`` (asymptotic series, every term formed as a
+    difference without cancellation; truncation error below 1e-18 relative)."""
+    j = x1 - x2
+    f1, f2 = float(x1), float(x2)
+    r = float(j) / f2  # j / x2, exact to rounding even when x1, x2 exceed 2^53
+    out = math.log1p(r)
+    # psi(x) = ln x - 1/(2x) - 1/(12x^2) + 1/(120x^4) - 1/(252x^6) + 1/(240x^8) - ...
+    inv_diff = -(float(j) / f1) / f2  # 1/x1 - 1/x2
+    out -= 0.5 * inv_diff
+    if f2 >= 1e6:  # only the 1/x^2 term is above 1e-20 relative: (1/x1^2 - 1/x2^2) = inv_diff (1/x1 + 1/x2)
+        return out - inv_diff * (1 / f1 + 1 / f2) / 12
+    for coef, p in ((-1 / 12, 2), (1 / 120, 4), (-1 / 252, 6), (1 / 240, 8)):
+        out += coef * (f1 ** -p - f2 ** -p)
+    return out
+
+
+def order_statistic_mean_stable(j, N, lam=1.0) -> float:
+    """``E[T_(j:N)] = (1/lam) sum_{i=0}^{j-1} 1/(N-i)`` to relative accuracy ~1e-15 for any integers
+    ``1 <= j <= N`` (Python ints, N up to ~1e300).
+
+    Same quantity as :func:`expected_order_statistic` (i.i.d. Exp(lam) times; Tziotis et al., TMLR,
+    App. B, eqs. (221)-(228)), which forms ``H_N - H_{N-j}`` and so loses all relative accuracy when
+    ``j << N`` at large N (e.g. ``j = 4``, ``N = 2^60``). Here the sum is formed as
+    ``psi(N+1) - psi(N-j+1)`` with the digamma asymptotic series written as differences, and summed
+    directly below the argument 64. Scalars only.
+
+    Parameters
+    ----------
+    j, N : int
+        ``1 <= j <= N``.
+    lam : float
+        Exponential rate, > 0.
+    """
+    from .._validation import check_int
+
+    N = check_int(N, "N", 1)
+    j = check_int(j, "j", 1, N, why=f"1 <= j <= N={N}")
+    lam = check_real(lam, "lam", 0, low_open=True, why="exponential rate")
+    return _osm(j, N, lam)
+
+
+def _osm(j: int, N: int, lam: float) -> float:
+    """:func:`order_statistic_mean_stable` without the input validation."""
+    x1, x2 = N + 1, N - j + 1
+    if x2 >= _PSI_DIRECT:
+        out = _psi_diff_large(x1, x2)
+    elif x1 <= _PSI_DIRECT:
+        out = math.fsum(1.0 / i for i in range(x2, x1))
+    else:
+        out = math.fsum(1.0 / i for i in range(x2, _PSI_DIRECT)) + _psi_diff_large(x1, _PSI_DIRECT)
+    return out / lam
+
+
+def idealised_times(N, n0, a, c_hat, lam=1.0, c=0.0, d0=1.0, max_rounds=10 ** 12):
+    """Exact idealised wall-clock times of SRPFL and FedRep for any power-of-two ``N/n0`` (derived,
+    Tziotis et al., TMLR, App. B model, Lemma B.1's switching; the setting of Theorem 4.9).
+
+    The computation of :func:`idealised_wallclock` (the scalar recursion of (10) run from ``d0`` to the
+    target (12), whole runs of rounds between switches in closed form) with the order-statistic means
+    of :func:`order_statistic_mean_stable`, so that it stays accurate for N up to about 2^1000 (the
+    asymptotic regime of Theorem 4.9). Agrees with :func:`idealised_wallclock` where the latter is
+    accurate (N <= 2^16).
+
+    Parameters
+    ----------
+    N, n0 : int
+        ``1 <= n0 < N`` with ``N/n0`` a power of 2.
+    a : float
+        In (0, 1).
+    c_hat : float
+        In (1, sqrt 2) (eq. (12)).
+    lam, c, d0 : float
+        Rate > 0, communication ratio ``c >= 0`` (``C = c/lam``), start distance > 0.
+    max_rounds : int
+
+    Returns
+    -------
+    dict
+        ``T_srpfl``, ``T_fedrep`` (times), ``rounds_srpfl`` (per stage, list), ``rounds_fedrep``.
+    """
+    from .._validation import check_int
+
+    N = check_int(N, "N", 2)
+    n0 = check_int(n0, "n0", 1, N - 1, why=f"1 <= n0 < N={N}")
+    R = (N // n0).bit_length() - 1
+    if n0 * 2 ** R != N:
+        raise ValueError(f"`N`/`n0` must be a power of 2 for the stage structure; got N={N}, n0={n0}")
+    check_real(c_hat, "c_hat", 1, math.sqrt(2), low_open=True, high_open=True, why="eq. (12)")
+    a = float(_check_a(a))
+    lam = check_real(lam, "lam", 0, low_open=True)
+    c = check_real(c, "c", 0)
+    d0 = check_real(d0, "d0", 0, low_open=True)
+    max_rounds = check_int(max_rounds, "max_rounds", 1)
+    s = math.sqrt(1 - a)
+    C = c / lam
+    E = [_osm(n0 * 2 ** r, N, lam) for r in range(R + 1)]
+    D = [a / (math.sqrt(2.0 ** r * (1 - a)) * (1 - s)) for r in range(R + 1)]
+    eps = c_hat * D[R]
+    X = [D[r] * (1 + (E[r] + C) * (1 - 1 / math.sqrt(2)) / (E[r + 1] - E[r])) for r in range(R)] + [0.0]
+
+    def run(stages):
+        d, time, per = d0, 0.0, [0] * (R + 1)
+        i = 0
+        while d > eps:
+            while i < len(stages) - 1 and d <= X[stages[i]]:
+                i += 1
+            r = stages[i]
+            stop = max(X[r] if i < len(stages) - 1 else eps, eps)
+            if d - D[r] <= 0 or stop <= D[r]:
+                raise ValueError(f"the recursion cannot reach {stop:.4g} at stage {r} (floor {D[r]:.4g})")
+            t = max(1, math.ceil(math.log((stop - D[r]) / (d - D[r])) / math.log(s)))
+            d = D[r] + (d - D[r]) * s ** t
+            time += t * (E[r] + C)
+            per[r] += t
+            if sum(per) > max_rounds:
+                raise ValueError("idealised run exceeded `max_rounds`")
+        return time, per
+
+    ts, ps = run(list(range(R + 1)))
+    tf, pf = run([R])
+    return {"T_srpfl": ts, "T_fedrep": tf, "rounds_srpfl": ps, "rounds_fedrep": pf[R]}
 
 
 # every public function turns float64 overflows, linear-algebra failures and broadcasting errors
