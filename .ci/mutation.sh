@@ -36,7 +36,9 @@ modules=(
   "lpproj-algorithms|fedtheory/lpproj/algorithms.py|tests/test_lpproj.py tests/test_bugs_lpproj.py -k not~fairness_expectation"
   "lowrank-theory|fedtheory/lowrank/theory.py|tests/test_lowrank.py tests/test_bugs_lowrank.py"
   "lowrank-algorithms|fedtheory/lowrank/algorithms.py|tests/test_lowrank.py tests/test_bugs_lowrank.py"
-  "linalg|fedtheory/linalg.py|tests/test_linalg.py tests/test_bugs_linalg.py"
+  "linalg|fedtheory/linalg.py|tests/test_linalg.py tests/test_bugs_linalg.py tests/test_mutation_issue13.py"
+  "representation-structure|fedtheory/representation/structure.py|tests/test_issue13_fedrep_errata.py tests/test_mutation_issue13.py"
+  "srpfl-proof-quantities|fedtheory/srpfl/proof_quantities.py|tests/test_issue13_srpfl_lemmas.py tests/test_mutation_issue13.py"
 )
 
 want=("$@")
