@@ -52,8 +52,9 @@ def bench_replicates(r: float, R: int = 64, rounds: int = 200, repeats: int = 3)
             "speedup": med["loop"] / med["batched"]}
 
 
-def bench_end_to_end(name: str, T: int = 20, repeats: int = 1, sampled: bool = True) -> dict:
-    """One run_fedrep call (init + T rounds + exact evaluation) vs mom_init + T x one round."""
+def bench_end_to_end(name: str, T: int = 20, repeats: int = 3, sampled: bool = True) -> dict:
+    """One run_fedrep call (init + T rounds + exact evaluation) vs mom_init + T x one round (medians of
+    ``repeats`` interleaved timings: a single timing of a 10-20 s call moved the ratio by about 5%)."""
     d, k, n, m, r = LARGE[name]
     model = make_model(d, k, n, seed=0)
     c = int(round(r * n))
