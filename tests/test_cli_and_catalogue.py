@@ -35,7 +35,14 @@ ERRATA = ("fedrep.thm1.kappa-typo", "fedrep.sec4.non-identifiability", "srpfl.eq
           "lpproj.thm32.fairness-constant.erratum", "lpproj.appB4.fairness-monotone.erratum",
           "lpproj.appB2.bias-over-N.erratum", "lpproj.appB2.covariance.erratum", "lpproj.fig1.lambda-star.erratum",
           "lpproj.thm30.bullets.erratum", "fedlrgd.eq6.exponent.erratum", "fedlrgd.alg1.line10.erratum",
-          "fedlrgd.eq47.bracket.erratum", "fedlrgd.abstract.exponent.erratum")
+          "fedlrgd.eq47.bracket.erratum", "fedlrgd.abstract.exponent.erratum",
+          # issue 13
+          "fedrep.fig1.mtest-scaling", "fedrep.remark-init.e0-reading", "fedrep.asm3.row-incoherence",
+          "fedrep.sec4.invariance-general", "fedrep.newclient.k-log-eps", "fedrep.fig1.local-worst-small-m",
+          "fedrep.fig3.ordering", "fedrep.fig3.ordering-paper-steps", "fedrep.sec5.gd-n-scaling",
+          "srpfl.lemA10.zero-mean", "srpfl.lemA8-A10.sigma-scaling", "srpfl.eq137.A2-sigma", "srpfl.eq185.R2-sigma",
+          "srpfl.eq190.R3-sigma", "srpfl.corA3.transpose", "srpfl.eq32-33.expansion", "srpfl.eq229.erratum",
+          "srpfl.eq233-237.phase2", "srpfl.eq241-244.phase2-cost", "srpfl.eqD.parenthesisation-erratum")
 
 
 @pytest.mark.parametrize("cid", ERRATA)
