@@ -164,7 +164,7 @@ def _rate(full: bool, seed):
 # ----------------------------------------------------------------------------- exact runs
 #: exact-run grids: (N values, replicates per N and schedule, configurations (speeds, M/N), final-stage rounds)
 EXACT_GRID = {False: ((16, 32, 64), 2, (("fixed", 1),), 100),
-              True: ((16, 64, 256, 1024, 4096), 12, (("fixed", 1), ("dynamic", 1), ("fixed", 2), ("dynamic", 2)), 200)}
+              True: ((16, 64, 256, 1024, 4096), 20, (("fixed", 1), ("dynamic", 1), ("fixed", 2), ("dynamic", 2)), 200)}
 #: communication ratios the exact-run verdict is on; c = 100 is reported only: the idealised speedup slope over
 #: N <= 4096 at c = 100 (0.0014, CI [-0.004, 0.007], srpfl.thm4.9.rate) is itself below 1/K_100 = 0.0016, so the
 #: asymptotic rate is not visible at these N and no number of replicates could support it there
@@ -235,7 +235,7 @@ def speedup_and_se(ts, tf):
                     "both schedules (all N clients); "
                     "speeds fixed (Exp(1) once) or dynamic (rates U[1/M, 1]), full (M=N) or partial (M=2N) "
                     "participation; quick: fixed/full, N in {16,32,64}, 2 replicates; full: all four, N in "
-                    "{16, 64, 256, 1024, 4096}, 12 replicates. Speedup = ratio of replicate means (delta-method SE); WLS of the "
+                    "{16, 64, 256, 1024, 4096}, 20 replicates. Speedup = ratio of replicate means (delta-method SE); WLS of the "
                     "speedup on ln N with the measured SEs (statsmodels, normal intervals, chi-square goodness of fit "
                     "reported); decided on c in {0, 10}: fails if a CI of the slope (level CLAIM_LEVEL, Bonferroni over "
                     "configurations x 3 c) lies below 1/K_c (K_c = 6(c+1)+4 ln(1/(c_hat-1))), holds if all lie above; "
