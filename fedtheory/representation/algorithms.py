@@ -686,15 +686,17 @@ def _reduced_from_draws(B, B_star, theta, sigma, a, noise, Np, eta, *, w_init=No
 
 
 def _objective(B, W, theta_star, sigma) -> float:
-    """:func:`~fedtheory.representation.theory.population_objective` without the input validation,
-    given ``theta_star = W* B*^T`` (the same operations, hence the same bits)."""
+    """:func:`~fedtheory.representation.theory.population_objective` (FedRep, Collins et al., ICML 2021,
+    eq. (6)) without the input validation, given ``theta_star = W* B*^T`` (the same operations, hence
+    the same bits)."""
     diff = W @ B.T - theta_star
     return 0.5 * float(np.mean(np.sum(diff ** 2, axis=1))) + 0.5 * float(sigma) ** 2
 
 
 def _objective_orthonormal(B, W, B_star, W_star, sigma):
-    """The population objective (6) for an orthonormal ``B`` in ``O((n + d) k^2)`` instead of
-    ``O(n d k)``; every array may carry the same leading replicate axes.
+    """The population objective (6) of FedRep (Collins, Hassani, Mokhtari and Shakkottai, ICML 2021,
+    eqs. (5)-(6)) for an orthonormal ``B`` in ``O((n + d) k^2)`` instead of ``O(n d k)``; every array
+    may carry the same leading replicate axes.
 
     With ``B^T B = I``, ``theta_i = B* w_i*`` splits into ``B (B^T theta_i)`` and
     ``(I - B B^T) theta_i = P w_i*``, ``P = B* - B C``, ``C = B^T B*``, so
