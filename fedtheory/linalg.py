@@ -168,15 +168,16 @@ def _spd_certified(A: np.ndarray, rcond: float) -> np.ndarray:
         L = np.linalg.cholesky(A)
     except np.linalg.LinAlgError:
         return np.zeros(A.shape[:-2], dtype=bool)
-    p = A.shape[-1]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        log_det = 2.0 * np.sum(np.log(np.diagonal(L, axis1=-2, axis2=-1)), axis=-1)
-        log_bound = log_det - p * np.log(np.trace(A, axis1=-2, axis2=-1))
+    # the bound as a product of p factors L_jj^2 / trace(A), each in [0, 1] up to rounding: no overflow,
+    # and an underflow to 0 only leaves a system to the exact test (a few numpy calls: this runs once
+    # per round on the runs' head solves)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        dg = np.diagonal(L, axis1=-2, axis2=-1)
+        bound = np.prod(dg * dg / np.trace(A, axis1=-2, axis2=-1)[..., None], axis=-1)
         # a factor-2 margin absorbs the rounding of the computed Cholesky factor: its determinant is
         # exact for A + E with |E| ~ p eps |A|, a relative change of at most ~p^2 eps / ratio (< 1e-5
-        # for p <= 100 at ratio >= 1e-10)
-        threshold = np.log(2.0 * rcond) if rcond > 0 else -np.inf
-        return np.isfinite(log_bound) & (log_bound > threshold)
+        # for p <= 100 at ratio >= 1e-10); NaN (non-finite A) compares False
+        return bound > 2.0 * rcond
 
 
 def _ill_conditioned(A: np.ndarray, rcond: float, symmetric: bool) -> np.ndarray:
@@ -206,10 +207,23 @@ def _solve_spd(G: np.ndarray, rhs: np.ndarray, what: str, rcond: float = 1e-10) 
     of matching shapes). When the Cholesky bound certifies every system (the usual case) this is one
     ``numpy.linalg.solve``; otherwise it is exactly :func:`batched_solve`, fallback and warning
     included."""
+    x = _try_solve_spd(G, rhs, rcond)
+    if x is not None:
+        return x
     if np.all(_spd_certified(G, rcond)):
         return _finite_or_raise(np.linalg.solve(G, rhs[..., None])[..., 0], f"the solution of the {what}",
                                 "`A` or `b`")
     return batched_solve(G, rhs, rcond=rcond, what=what, symmetric=True)
+
+
+def _try_solve_spd(G: np.ndarray, rhs: np.ndarray, rcond: float = 1e-10):
+    """The fast path of :func:`_solve_spd`: ``numpy.linalg.solve`` when the Cholesky bound certifies
+    every system and the solution is finite, else ``None`` (the caller then validates its inputs and
+    takes :func:`_solve_spd`, which reports what went wrong). The same bits as :func:`_solve_spd`."""
+    if not np.all(_spd_certified(G, rcond)):
+        return None
+    x = np.linalg.solve(G, rhs[..., None])[..., 0]
+    return x if np.isfinite(x).all() else None
 
 
 def batched_solve(A: np.ndarray, b: np.ndarray, rcond: float = 1e-10,

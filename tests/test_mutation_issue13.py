@@ -496,6 +496,30 @@ def test_solve_spd_overflow_is_a_value_error():
         _solve_spd(np.array([[1e-300]]), np.array([1e300]), "head system")
 
 
+def test_try_solve_spd_fast_path_and_refusals():
+    """The fast path returns the very bits of ``numpy.linalg.solve`` when every system is certified and
+    the solution is finite, and ``None`` otherwise: one uncertified system (singular), or an overflowing
+    solution (so the caller's validation reports it); the head fit then names its inputs."""
+    from fedtheory.linalg import _try_solve_spd
+    from fedtheory.representation.algorithms import _fit_heads
+
+    g = np.random.default_rng(4)
+    G = _spd_stack(g, 4, 3)
+    b = g.standard_normal((4, 3))
+    x = _try_solve_spd(G, b)
+    assert x is not None and np.array_equal(x, np.linalg.solve(G, b[..., None])[..., 0])
+    assert np.array_equal(x, _solve_spd(G, b, "head system"))
+    G[2] = np.ones((3, 3))
+    assert _try_solve_spd(G, b) is None
+    assert _try_solve_spd(np.array([[1e-300]]), np.array([1e300])) is None
+    assert _try_solve_spd(np.diag([1.0, 1e-9]), np.array([1.0, 1.0])) is not None
+    assert _try_solve_spd(np.diag([1.0, 1e-9]), np.array([1.0, 1.0]), rcond=1e-8) is None
+    A = np.zeros((1, 3, 1))
+    A[0, :, 0] = 1e-150  # G = 3e-300, rhs = 3e50: the head 1e350 overflows
+    with pytest.raises(ValueError, match="head solve"):
+        _fit_heads(A, np.full((1, 3), 1e200))
+
+
 # ---------------------------------------------------------------------------- printed bounds of proof_quantities
 def _overflow_message(call, what, names):
     """The overflow error names the bound and every parameter with its value (never a missing value)."""

@@ -27,7 +27,7 @@ import numpy as np
 from .._validation import guard_module as _guard_module
 from .._validation import (check_alloc, check_bool, check_choice, check_finite_result, check_generator, check_instance,
                            check_int, check_iterations, check_matrix, check_real)
-from ..linalg import _distance_to, _orthonormalize, _solve_spd, batched_solve, principal_angle_distance, random_orthonormal
+from ..linalg import _distance_to, _orthonormalize, _solve_spd, _try_solve_spd, batched_solve, principal_angle_distance, random_orthonormal
 from ..random import BIT_GENERATORS, SeedLike, as_generator, seed_repr, spawn_seeds
 from ..random import random_subsets as _subsets
 from .model import DESIGNS, HEAD_NORMS, SIGMA_MAX, FedRepModel, make_model, n_selected
@@ -183,6 +183,9 @@ def _fit_heads(A, y, ridge=0.0):
     if ridge > 0:
         G = G + ridge * np.eye(A.shape[-1])
     rhs = np.einsum("cmk,cm->ck", A, y)
+    w = _try_solve_spd(G, rhs)  # certified and finite (the usual case): no further checks needed
+    if w is not None:
+        return w
     _overflow_check([G, rhs], "the head solve", "A", "y", "ridge")
     return _solve_spd(G, rhs, what="head solve (B^T X^T X B)")
 
