@@ -2,9 +2,12 @@
 Federated Learning: Enhancing Communication Efficiency, Robustness, and Fairness*, JMLR 25.
 
 Claims by section: :mod:`.alg1` (Sec. 3, Algorithm 1, App. B.1), :mod:`.convergence`
-(Proposition 3, Proposition 24, Lemma 8, Theorem 9), :mod:`.thm30_losses` (Sec. 4.2, Theorem 30,
+(Proposition 3, Proposition 24, Lemma 8, Theorem 9), :mod:`.thm9_grid` (Theorem 9 over a grid, Lemmas
+4-7, eqs. (8)-(10)), :mod:`.a6_smooth` (Proposition 10, Lemmas 11, 12, 26, Theorem 13), :mod:`.schedules`
+(Theorems 14, 15, 27, 28), :mod:`.robust_rounds` (multi-round Byzantine robustness), :mod:`.thm30_losses` (Sec. 4.2, Theorem 30,
 App. B.2-B.3), :mod:`.optimal_lambda` (Lemma 29, Proposition 16, Remark 17, Figure 1),
-:mod:`.fairness` (Sec. 4.3, Theorem 32, Proposition 18, App. B.4). Figures:
+:mod:`.fairness` and :mod:`.fairness_scaling` (Sec. 4.3, Theorem 32, Proposition 18, App. B.4), :mod:`.remaining`
+(Proposition 25, Secs. 5.3 and 6.1, Table 3, eq. (34)). Figures:
 ``fedtheory_reproductions.lpproj``. Results ledger: :mod:`.ledger`.
 """
 from fedtheory import Paper
@@ -19,9 +22,11 @@ PAPER = Paper(
     url="http://jmlr.org/papers/v25/23-0215.html",
     description="Random-projection personalised FL on linear models: test losses, optimal lambda, Byzantine "
                 "robustness, fairness, convergence.",
-    modules=tuple(f"{__name__}.{m}" for m in ("alg1", "convergence", "thm30_losses", "optimal_lambda",
-                                              "fairness"))
-    + ("fedtheory_reproductions.lpproj", f"{__name__}.ledger"),
+    modules=tuple(f"{__name__}.{m}" for m in ("alg1", "convergence", "thm9_grid", "a6_smooth", "schedules",
+                                              "thm30_losses", "optimal_lambda", "robust_rounds", "fairness",
+                                              "fairness_scaling", "remaining"))
+    + tuple(f"fedtheory_reproductions.{m}" for m in ("lpproj", "lpproj_thm9", "lpproj_schedules", "lpproj_robust"))
+    + (f"{__name__}.ledger",),
 )
 
 from fedtheory.lpproj import calc as _calc  # noqa: E402

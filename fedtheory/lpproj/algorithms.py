@@ -380,7 +380,7 @@ def run_algorithm1(problem: LinearFLProblem, lam: float, *, method: str = "lp-pr
     N_a = _check_attack(attack, N_a, N, tau)
     beta = check_real(beta, "beta", 0)
     eta = check_real(eta, "eta", 0, low_open=True)
-    nu = check_real(nu, "nu", 0)
+    nu = check_real(nu, "nu", 0, low_open=True, why="the inner-solve tolerance ||grad h~_k||^2 <= nu must be positive")
     check_iterations(T * R, "Algorithm 1 (T rounds of R local steps)", T=T, R=R)
     check_alloc(T + 1, "the history of global iterates", itemsize=8 * problem.d, T=T)
     d = problem.d
