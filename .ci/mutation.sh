@@ -39,6 +39,8 @@ modules=(
   "linalg|fedtheory/linalg.py|tests/test_linalg.py tests/test_bugs_linalg.py tests/test_mutation_issue13.py"
   "representation-structure|fedtheory/representation/structure.py|tests/test_issue13_fedrep_errata.py tests/test_mutation_issue13.py"
   "srpfl-proof-quantities|fedtheory/srpfl/proof_quantities.py|tests/test_issue13_srpfl_lemmas.py tests/test_mutation_issue13.py"
+  "representation-sample-budget|fedtheory/representation/sample_budget.py|tests/test_issue13_fedrep_sc.py tests/test_mutation_issue13_more.py"
+  "srpfl-meta|fedtheory/srpfl/meta.py|tests/test_issue13_srpfl_sec3.py tests/test_mutation_issue13_more.py"
 )
 
 want=("$@")
