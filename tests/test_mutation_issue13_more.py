@@ -186,3 +186,33 @@ def test_sample_budget_messages_name_the_parameter():
         _named(e, name)
     with pytest.raises(ValueError, match=r"d >= 2k = 4"):
         sb.haar_start(3, 2, g)
+
+
+def test_run_srpfl_imbalanced_uses_exactly_m_i_rows_and_stops_at_the_target(world, monkeypatch):
+    """Client i contributes its first m_i rows only (the rest zero-padded), and run-until-target stops at
+    the first round whose distance is <= target (not one round later)."""
+    from fedtheory.srpfl import meta
+
+    model, speeds = world
+    m_i = np.array([3, 9, 4, 7] * 4)
+    seen = []
+    orig = meta.imbalanced_round
+
+    def spy(B, X, Y, mi, eta):
+        seen.append((X.copy(), Y.copy(), np.asarray(mi).copy()))
+        return orig(B, X, Y, mi, eta)
+
+    monkeypatch.setattr(meta, "imbalanced_round", spy)
+    clock, dist = run_srpfl_imbalanced(model, speeds, 8, 2, m_i, eta=0.1, stage_lengths=2, rounds=4, seed=0)
+    assert seen
+    for X, Y, mi in seen:
+        for i, m in enumerate(mi):
+            assert np.all(X[i, m:] == 0) and np.all(Y[i, m:] == 0)
+            assert np.all(np.any(X[i, :m] != 0, axis=1))
+    m_big = np.array([8, 30, 12, 20] * 4)
+    _, dist = run_srpfl_imbalanced(model, speeds, 8, 2, m_big, eta=0.6, stage_lengths=2, rounds=6, seed=0)
+    assert np.all(np.diff(dist) < 0)  # monotone here, so the target dist[3] is first reached at round 3
+    target = float(dist[3])
+    _, d2 = run_srpfl_imbalanced(model, speeds, 8, 2, m_big, eta=0.6, stage_lengths=2, rounds=6, target=target,
+                                 seed=0)
+    assert d2.size == 4 and d2[-1] <= target and np.all(d2[:-1] > target)
