@@ -32,8 +32,8 @@ modules=(
   "srpfl-theory|fedtheory/srpfl/theory.py|tests/test_srpfl.py tests/test_bugs_srpfl.py"
   "srpfl-algorithms|fedtheory/srpfl/algorithms.py|tests/test_srpfl.py tests/test_bugs_srpfl.py tests/test_srpfl_replicates.py"
   "srpfl-replicates|fedtheory/srpfl/replicates.py|tests/test_srpfl_replicates.py tests/test_srpfl.py"
-  "lpproj-theory|fedtheory/lpproj/theory.py|tests/test_lpproj.py tests/test_bugs_lpproj.py -k not~fairness_expectation"
-  "lpproj-algorithms|fedtheory/lpproj/algorithms.py|tests/test_lpproj.py tests/test_bugs_lpproj.py -k not~fairness_expectation"
+  "lpproj-theory|fedtheory/lpproj/theory.py|tests/test_lpproj.py tests/test_bugs_lpproj.py tests/test_issue14_fairness.py tests/test_mutation_issue14.py -k not~fairness_expectation~and~not~claim"
+  "lpproj-algorithms|fedtheory/lpproj/algorithms.py|tests/test_lpproj.py tests/test_bugs_lpproj.py tests/test_issue14_fairness.py tests/test_mutation_issue14.py -k not~fairness_expectation~and~not~claim"
   "lowrank-theory|fedtheory/lowrank/theory.py|tests/test_lowrank.py tests/test_bugs_lowrank.py"
   "lowrank-algorithms|fedtheory/lowrank/algorithms.py|tests/test_lowrank.py tests/test_bugs_lowrank.py"
   "linalg|fedtheory/linalg.py|tests/test_linalg.py tests/test_bugs_linalg.py tests/test_mutation_issue13.py"
@@ -41,6 +41,11 @@ modules=(
   "srpfl-proof-quantities|fedtheory/srpfl/proof_quantities.py|tests/test_issue13_srpfl_lemmas.py tests/test_mutation_issue13.py"
   "representation-sample-budget|fedtheory/representation/sample_budget.py|tests/test_issue13_fedrep_sc.py tests/test_mutation_issue13_more.py"
   "srpfl-meta|fedtheory/srpfl/meta.py|tests/test_issue13_srpfl_sec3.py tests/test_mutation_issue13_more.py"
+  "lpproj-stochastic|fedtheory/lpproj/stochastic.py|tests/test_issue14_thm9.py tests/test_mutation_issue14.py -k not~claim~and~not~fails_paths"
+  "lpproj-schedules|fedtheory/lpproj/schedules.py|tests/test_issue14_schedules.py tests/test_mutation_issue14.py -k not~claim~and~not~fails_path"
+  "lpproj-robust|fedtheory/lpproj/robust.py|tests/test_issue14_robust.py tests/test_mutation_issue14.py -k not~claim~and~not~fails_path"
+  "lpproj-extras|fedtheory/lpproj/extras.py|tests/test_issue14_remaining.py tests/test_mutation_issue14.py -k not~claim~and~not~fails_path"
+  "lpproj-a6|fedtheory/lpproj/a6.py|tests/test_issue14_a6.py tests/test_mutation_issue14.py -k not~claim~and~not~fails_path"
 )
 
 want=("$@")

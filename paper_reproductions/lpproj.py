@@ -27,6 +27,10 @@ FIG1 = dict(N=100, n=200, d=100, d_sub=10, b=1.0, sigma=1.0, Sigma=0.1, attack="
 
 @PAPER.figure("lpproj.fig1", reference="Figure 1 (loss vs lambda, same-value attack)")
 def figure1(outdir="figures", full=False, seed=0):
+    """Figure 1: closed forms (Theorem 30) with Monte Carlo points. Left: the whole lambda range (sufficient-statistics
+    sampler, 1e5 replications per point). Right: the excess over local training near lambda_1^*, where the dips are
+    6e-5 (pFedMe) and 6e-6 (lp-proj-2): sufficient-statistics sampler with the local control variate, 1e6 (quick) or
+    4e6 (full) replications per point, 99% CIs (see lpproj.fig1.mc-near-optimum)."""
     from fedtheory_checks.lpproj._common import isotropic_problem
 
     p = dict(FIG1)
@@ -37,48 +41,72 @@ def figure1(outdir="figures", full=False, seed=0):
     lev = {m: test_loss(m, **p) for m in ("local", "fedavg")}
     prob = isotropic_problem(p["N"], p["d"], p["d_sub"], p["n"], p["b"], p["sigma"], p["Sigma"],
                              N_a=p["N_a"], seed=seed)  # satisfies (37) with Sigma_1 = 0.1 exactly
+    att = dict(attack="same-value", N_a=p["N_a"], tau=p["tau"])
     mc_l = np.logspace(-6, 0, 13)
-    reps = 4000 if full else 1000
-    mc = {}
+    zoom_l = ls * np.array([0.05, 0.25, 0.5, 1.0, 1.5, 1.9, 2.2])
+    reps, reps_zoom = 100_000, (4_000_000 if full else 1_000_000)
+    mc, mcz = {}, {}
     for m, sm in zip(("pfedme", "lp-proj-2"), spawn_seeds(seed, 2)):
+        s_wide, s_zoom = spawn_seeds(sm, 2)
         rows = []
-        for lam, s in zip(mc_l, spawn_seeds(sm, mc_l.size)):
-            e = mc_test_loss(m, prob, float(lam), attack="same-value", N_a=p["N_a"], tau=p["tau"],
-                             n_samples=reps, chunk=500, seed=s)
+        for lam, s in zip(mc_l, spawn_seeds(s_wide, mc_l.size)):
+            e = mc_test_loss(m, prob, float(lam), **att, n_samples=reps, seed=s, sampler="sufficient")
             rows.append((e.mean, e.ci_low, e.ci_high))
         mc[m] = np.array(rows)
+        rows = []
+        for lam, s in zip(zoom_l, spawn_seeds(s_zoom, zoom_l.size)):
+            e = mc_test_loss(m, prob, float(lam), **att, n_samples=reps_zoom, seed=s, sampler="sufficient",
+                             control="local")
+            rows.append((e.mean, e.ci_low, e.ci_high))
+        mcz[m] = np.array(rows)
+    zl = np.logspace(np.log10(ls / 50), np.log10(ls * 2.4), 300)
+    zc = {m: test_loss(m, zl, **p) - lev["local"] for m in ("pfedme", "lp-proj-2")}
     with style():
-        fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 4.4))
-        for a, ylim in ((ax, None), (ax2, (0.7497, 0.7520))):
-            for m in ("pfedme", "lp-proj-2"):
-                a.plot(lams, curves[m], color=COL[m], label=f"{LABEL[m]} closed form (Thm 30)")
-                r = mc[m]
-                a.errorbar(mc_l, r[:, 0], yerr=[r[:, 0] - r[:, 1], r[:, 2] - r[:, 0]], fmt="o", ms=3.5,
-                           color=COL[m], mfc="white", capsize=2, label=f"{LABEL[m]} Monte Carlo (99% CI)")
-            a.axhline(lev["local"], color=COL["local"], ls="--", label=f"Local {lev['local']:.4f}")
-            if ylim is None:
-                a.axhline(lev["fedavg"], color=COL["fedavg"], ls="--", label=f"FedAvg {lev['fedavg']:.1f}")
-            a.axvline(ls, color="k", lw=0.8, ls=":", label=fr"$\lambda_1^*$ = {ls:.3g}")
-            a.axvline(thr, color="#9467bd", lw=1.0, ls="-.", label=f"threshold $2\\lambda_1^*/(1-\\lambda_1^*/b)$ = {thr:.3g}")
+        fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 5.2))
+        for m in ("pfedme", "lp-proj-2"):
+            ax.plot(lams, curves[m], color=COL[m], label=f"{LABEL[m]}: closed form (Thm 30)")
+            r = mc[m]
+            ax.errorbar(mc_l, r[:, 0], yerr=[r[:, 0] - r[:, 1], r[:, 2] - r[:, 0]], fmt="o", ms=3.5, color=COL[m],
+                        mfc="white", capsize=2, label=f"{LABEL[m]}: Monte Carlo, 99% CI")
+            ax2.plot(zl, 1e5 * zc[m], color=COL[m])
+            r = 1e5 * (mcz[m] - lev["local"])
+            ax2.errorbar(zoom_l, r[:, 0], yerr=[r[:, 0] - r[:, 1], r[:, 2] - r[:, 0]], fmt="o", ms=3.5,
+                         color=COL[m], mfc="white", capsize=2)
+        ax.axhline(lev["local"], color=COL["local"], ls="--", label=f"Local {lev['local']:.4f}")
+        ax.axhline(lev["fedavg"], color=COL["fedavg"], ls="--", label=f"FedAvg {lev['fedavg']:.1f}")
+        ax2.axhline(0.0, color=COL["local"], ls="--")
+        for a in (ax, ax2):
+            a.axvline(ls, color="k", lw=0.8, ls=":", label=fr"$\lambda_1^*$ = {ls:.3g}" if a is ax else None)
+            a.axvline(thr, color="#9467bd", lw=1.0, ls="-.",
+                      label=f"threshold $2\\lambda_1^*/(1-\\lambda_1^*/b)$ = {thr:.3g}" if a is ax else None)
             a.set_xscale("log")
             a.set_xlabel(r"personalisation strength $\lambda$")
-            if ylim:
-                a.set_ylim(*ylim)
-                a.set_xlim(1e-6, 3e-2)
-                a.set_title("zoom near the optimum")
-            else:
-                a.set_yscale("log")
-                a.set_title("lp-proj Figure 1 (same-value attack)")
-        ax.set_ylabel("benign-average test loss")
-        ax.legend(fontsize=7, loc="upper left")
+        ax.set_yscale("log")
+        ax.set_title("lp-proj Figure 1 (same-value attack)")
+        ax.set_ylabel("benign-average test loss $L(\\lambda)$")
+        ax2.set_title(f"zoom: excess over local near $\\lambda_1^*$ (MC: {reps_zoom:.0e} draws/point)")
+        ax2.set_ylabel(r"$10^5\,(L(\lambda) - L^{loc})$")
+        ax2.set_xlim(zl[0], zl[-1])
+        y_me, y_l2 = (1e5 * (float(test_loss(m, ls, **p)) - lev["local"]) for m in ("pfedme", "lp-proj-2"))
+        gap1 = (y_l2 - y_me) / 1e5
+        ax2.annotate("", xy=(ls * 0.93, y_me), xytext=(ls * 0.93, y_l2),
+                     arrowprops=dict(arrowstyle="<->", lw=0.8, shrinkA=0, shrinkB=0))
+        ax2.text(ls / 45, 0.6 * y_me, f"largest gap $L^{{l2}} - L^{{Me}}$\nbelow the threshold:\n{gap1:.2e} "
+                 f"at $\\lambda_1^*$ (arrow)\n({gap1 / float(test_loss('pfedme', ls, **p)):.1e} of the loss)", fontsize=8,
+                 ha="left", va="center")
+        handles, labels = ax.get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
         fig.suptitle("n=200, N=100, N_a=20, d=100, d_sub=10, b=1, sigma=1, Sigma_1=0.1, tau=100", fontsize=9)
-        fig.tight_layout()
+        fig.tight_layout(rect=(0, 0.12, 1, 1))
         return save_figure(fig, outdir, "lpproj_fig1",
                            {"lambda": lams, **{f"{k}_closed_form": v for k, v in curves.items()},
                             "mc_lambda": mc_l, **{f"{k}_mc_[mean,lo,hi]": v for k, v in mc.items()},
+                            "zoom_lambda": zoom_l, **{f"{k}_zoom_mc_[mean,lo,hi]": v for k, v in mcz.items()},
+                            **{f"{k}_zoom_closed_form": test_loss(k, zoom_l, **p) for k in mcz},
                             "local": lev["local"], "fedavg": lev["fedavg"], "lambda_1_star": ls,
                             "threshold": thr},
-                           {**p, "mc_reps": reps},
+                           {**p, "mc_reps": reps, "mc_reps_zoom": reps_zoom,
+                            "sampler": "sufficient statistics (exact in law); zoom: local control variate"},
                            {"reference": "Sec. 4.2, Figure 1; Theorem 30; Prop. 16",
                             "note": "the text quotes lambda_1^* ~ 4.9e-4; these parameters give 2.46e-4 "
                                     "(4.9e-4 is the threshold)"})

@@ -1,4 +1,134 @@
-"""lp-proj Theorems 14 and 15 figures: decay under the paper's schedules with fitted slopes."""
+"""lp-proj Theorems 14 and 15 figures: decay under the paper's schedules with fitted slopes.
+
+Han, Li, Lin & Zhang (2024), JMLR 25, Sec. 4.1.3 (Theorems 14, 15; formal Theorems 27, 28). Left: E||w~_T - w~*||^2
+against zeta + T under Theorem 14's schedules (S < N and S = N); right: E||grad F(w~_{t*})||^2 (t* drawn with
+alpha_i = eta_i/sum eta, evaluated exactly) against T under Theorem 15's schedules on an A6 problem. The problems
+and settings are those of the claims ``lpproj.thm14.rate`` and ``lpproj.thm15.rate*``; bands are 99% t intervals
+over replicates, lines least-squares fits on the fitting range, dashed lines the stated slopes.
+"""
 from __future__ import annotations
 
-from fedtheory_checks.lpproj import PAPER  # noqa: F401
+import math
+
+import numpy as np
+from scipy import stats
+
+from fedtheory.lpproj import schedules as sch
+from fedtheory.lpproj import stochastic as sto
+from fedtheory.plotting import plt, save_figure, style
+from fedtheory.random import spawn_seeds
+from fedtheory_checks.lpproj import PAPER
+
+
+def _mean_ci(Y):
+    m = Y.mean(0)
+    if Y.shape[0] < 2:
+        return m, m, m
+    se = Y.std(0, ddof=1) / math.sqrt(Y.shape[0])
+    q = stats.t.ppf(0.995, Y.shape[0] - 1)
+    return m, np.maximum(m - q * se, m * 1e-3), m + q * se
+
+
+@PAPER.figure("lpproj.schedules", reference="Theorems 14 and 15 (formal: 27, 28): rates under decaying schedules")
+def schedules_figure(outdir="figures", full=False, seed=0):
+    from fedtheory_checks.lpproj import schedules as C
+
+    s14a, s14b, s15a, s15b, s_prob14, s_prob15, s_boot = spawn_seeds(seed, 7)
+    data, fits = {}, {}
+    # ------------------------------------------------------------------ Theorem 14
+    cl = C._thm14_problem(s_prob14)
+    lam, mu_F, L_F = C._thm14_constants(cl)
+    ws = cl.w_star(lam)
+    zeta = sch.theorem14_zeta(L_F / mu_F, C.THM14["beta"])
+    T14 = int(math.ceil((16 if full else 8) * zeta))
+    cases14 = []
+    for no_s, s_run, reps, D0, stated in ((False, s14a, 64 if full else 24, 2, -1.0),
+                                          (True, s14b, 2, 60, -2.0)):
+        schedule = C._thm14_schedule(cl, T14, no_s, D0)
+        res = C._thm14_run(cl, schedule, no_sampling=no_s, reps=reps, seed=s_run, warm_start=False, exact=no_s)
+        Dl = np.sum((res.history - ws) ** 2, -1)  # (reps, T+1)
+        Ts = np.unique(np.round(np.geomspace(zeta / 2, T14, 9)).astype(int))
+        fit = sch.loglog_slope(zeta + Ts, Dl[:, Ts], seed=s_boot)
+        key = "S=N" if no_s else "S<N"
+        fits[f"thm14 {key}"] = {"slope": fit.slope, "ci99": list(fit.ci), "stated": stated, "T": Ts.tolist(),
+                                "replicates": reps}
+        data[f"thm14 {key}"] = {"T": np.arange(T14 + 1), "mean_ci": np.array(_mean_ci(Dl))}
+        cases14.append((key, Dl, Ts, fit, stated))
+    # ------------------------------------------------------------------ Theorem 15
+    cl15 = C._thm15_problem(s_prob15)
+    L0 = C.THM15["L0"]
+    lam15 = sch.theorem15_lambda_min(L0)
+    c = 90 * lam15 ** 3
+    T15 = 6000 if full else 2400
+    h_min = float(np.linalg.eigvalsh(cl15.hessian_F_k(lam15).mean(0))[0])
+    cases15 = []
+    for no_s, s_run, reps, stated in ((True, s15a, 8 if full else 3, -2 / 3), (False, s15b, 8 if full else 3, -0.5)):
+        beta = C.THM15_BETA_NO_SAMPLING if no_s else 1.0
+        D = c * beta ** (2 / 3) / 2 if no_s else c / 2
+        schedule = sch.theorem15_schedule(T15, lam=lam15, beta=beta, R=C.THM15["R"], D=D, no_sampling=no_s, n=cl15.n,
+                                          L=L0)
+        res = sto.run_algorithm1_sgd(cl15, lam15, T=T15, R=C.THM15["R"], S=cl15.N if no_s else 3, beta=beta,
+                                     eta=schedule.eta, batch=schedule.batch, nu=schedule.nu, replicates=reps, seed=s_run,
+                                     w0=np.zeros(cl15.d_sub), regime="theorem15")
+        g2 = np.sum(cl15.grad_F(res.history[:, :T15], lam15) ** 2, -1)
+        # alpha-weighted running average: sum_{i<T} eta_i g_i / sum_{i<T} eta_i for every T
+        Yall = np.cumsum(g2 * schedule.eta, 1) / np.cumsum(schedule.eta)
+        T_ok = int(np.searchsorted(h_min * np.cumsum(schedule.eta_tilde), C.THM15_HT)) + 1
+        key = "S=N" if no_s else "S<N"
+        Tgrid = np.arange(1, T15 + 1)
+        if T_ok < T15 // 2:
+            Ts = np.unique(np.round(np.geomspace(max(T_ok, T15 // 8), T15, 8)).astype(int))
+            fit = sch.loglog_slope(Ts, Yall[:, Ts - 1], seed=s_boot)
+            fits[f"thm15 {key}"] = {"slope": fit.slope, "ci99": list(fit.ci), "stated": stated, "T": Ts.tolist(),
+                                    "beta": beta, "replicates": reps}
+        else:
+            fit, Ts = None, None
+            fits[f"thm15 {key}"] = {"slope": None, "note": f"transient lasts to T ~ {(C.THM15_HT * c / (2 * h_min)) ** 2:.2g}",
+                                    "stated": stated, "beta": beta, "replicates": reps}
+        data[f"thm15 {key}"] = {"T": Tgrid, "mean_ci": np.array(_mean_ci(Yall))}
+        cases15.append((key, Tgrid, Yall, Ts, fit, stated, beta, T_ok))
+    # ------------------------------------------------------------------ plot
+    col = {"S<N": "#1f77b4", "S=N": "#d62728"}
+    with style():
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(12.5, 4.6))
+        x = zeta + np.arange(T14 + 1)
+        for key, Dl, Ts, fit, stated in cases14:
+            m, lo, hi = _mean_ci(Dl)
+            a1.plot(x[1:], m[1:], color=col[key], lw=1.2,
+                    label=f"{key}: fit slope {fit.slope:.2f} (99% CI [{fit.ci[0]:.2f}, {fit.ci[1]:.2f}]), stated <= {stated:g}")
+            a1.fill_between(x[1:], lo[1:], hi[1:], color=col[key], alpha=0.2, lw=0)
+            xf = zeta + Ts
+            a1.plot(xf, np.exp(fit.intercept) * xf ** fit.slope, color=col[key], ls="-", lw=2.6, alpha=0.5)
+            ref = fit.mean[0] * (xf / xf[0]) ** stated
+            a1.plot(xf, ref, color="k", ls="--", lw=1.0)
+            a1.annotate(f"stated slope {stated:g}", (xf[-1], ref[-1]), fontsize=8, ha="right", va="top")
+        a1.set_xscale("log")
+        a1.set_yscale("log")
+        a1.set_xlabel(r"$\zeta + T$  ($\zeta = 72\kappa_F(1 + 7\kappa_F/\beta)$ = %.0f)" % zeta)
+        a1.set_ylabel(r"$E\|\tilde w_T - \tilde w^*\|^2$ (from $\tilde w_0 = \tilde w^*$)")
+        a1.set_title("Theorem 14: N=8, beta=50, R=2 (thick: fit, dashed: stated)")
+        a1.legend(fontsize=7.5, loc="center left")
+        for key, Tgrid, Yall, Ts, fit, stated, beta, T_ok in cases15:
+            m, lo, hi = _mean_ci(Yall)
+            lab = (f"{key}, beta={beta:g}: fit slope {fit.slope:.3f} (99% CI [{fit.ci[0]:.3f}, {fit.ci[1]:.3f}])"
+                   if fit is not None else f"{key}, beta={beta:g}: still in the initial transient (needs T ~ 2e7)")
+            a2.plot(Tgrid, m, color=col[key], lw=1.2, label=lab)
+            a2.fill_between(Tgrid, lo, hi, color=col[key], alpha=0.2, lw=0)
+            if fit is not None:
+                a2.plot(Ts, np.exp(fit.intercept) * Ts.astype(float) ** fit.slope, color=col[key], lw=2.6, alpha=0.5)
+                ref = fit.mean[0] * (np.log(Ts) / np.log(Ts[0])) * (Ts / Ts[0]) ** stated
+                a2.plot(Ts, ref, color="k", ls="--", lw=1.0)
+                a2.annotate(r"stated $\ln T\, T^{-2/3}$", (Ts[-1], ref[-1]), fontsize=8, ha="right", va="top")
+                a2.axvline(T_ok, color=col[key], ls=":", lw=0.8)
+        a2.set_xscale("log")
+        a2.set_yscale("log")
+        a2.set_xlabel("T (rounds)")
+        a2.set_ylabel(r"$E\|\nabla F(\tilde w_{t^*})\|^2$, $P(t^*=i) = \eta_i/\sum_{j<T}\eta_j$")
+        a2.set_title(f"Theorem 15: A6 least squares, lam={lam15:.3f} (dotted: end of transient)")
+        a2.legend(fontsize=7.5, loc="lower left")
+        fig.suptitle("lp-proj decaying schedules: bands = 99% t intervals over replicates", fontsize=9)
+        fig.tight_layout()
+        return save_figure(fig, outdir, "lpproj_schedules", data,
+                           {"thm14": {**C.THM14, "zeta": zeta, "T_max": T14}, "thm15": {**C.THM15, "lam": lam15,
+                                                                                         "T_max": T15}},
+                           {"reference": "Theorems 14, 15, 27, 28 (Sec. 4.1.3, App. A.5-A.6)", "fitted_slopes": fits})

@@ -20,7 +20,8 @@ from ..random import SeedLike, as_generator
 from .model import LinearFLProblem
 from .theory import ATTACKS, METHODS
 
-__all__ = ["attack_messages", "closed_form_models", "benign_losses", "mc_test_loss",
+__all__ = ["attack_messages", "closed_form_models", "benign_losses", "mc_test_loss", "benign_loss_draws",
+           "FairnessRatioEstimate", "mc_fairness_ratio",
            "test_loss_general", "lpproj2_general_solution", "Algorithm1Result", "run_algorithm1",
            "admm_l1_inner"]
 
@@ -138,7 +139,8 @@ def _benign_losses(x, W, b, sigma, N_a=0):
 
 def mc_test_loss(method: str, problem: LinearFLProblem, lam: float, *, attack: str | None = None,
                  N_a: int = 0, tau: float = 0.0, n_samples: int = 20_000, chunk: int | None = None,
-                 seed: SeedLike = 0, confidence: float = 0.99, sampler: str = "full") -> Estimate:
+                 seed: SeedLike = 0, confidence: float = 0.99, sampler: str = "full",
+                 control: str | None = None) -> Estimate:
     """Monte Carlo estimate of the benign-average test loss, vectorised over replications
     (training noise drawn as ``w_hat ~ N(w_k, sigma^2/(b n) I)``, exact in law; attack noise fresh).
 
@@ -147,13 +149,30 @@ def mc_test_loss(method: str, problem: LinearFLProblem, lam: float, *, attack: s
     ``||(I - P^T P)(w_hat_k - w_k)||^2 = s^2 chi^2_{d - d_sub}``, which is all the loss depends on:
     exact in law with ``d_sub + 1`` variates per client instead of ``d``.
 
+    ``sampler="sufficient"`` (pfedme, ditto, and lp-proj-2 with orthonormal-row ``P``; our
+    derivation, exact in law): with ``s^2 = sigma^2/(b n)``, benign ``w_hat_k = w_k + s z_k`` and
+    ``e_k = mu - w_k`` (``mu = sum_benign w_j / N``), the benign-average loss of App. B.1's
+    ``x_k = (b w_hat_k + lam m)/(b + lam)`` is a function of ``Zs = sum_k z_k ~ N(0, N_b I)``, the
+    attack sum ``A`` of the malicious messages, ``G = sum_k <z_k - z_bar, e_k - e_bar> ~ N(0, sum_k
+    ||e_k - e_bar||^2)`` and ``Q = sum_k ||z_k - z_bar||^2 = G^2/||e - e_bar||^2 + chi^2_{(N_b-1)m-1}``
+    (independent of ``Zs``). ``Zs`` and ``A`` are drawn in the span ``U`` of ``e_bar``, ``1`` and (sign-flip)
+    the malicious ``w_a``, plus a chi-square and one normal for the orthogonal rest. lp-proj-2 is
+    the same in the projected coordinates (``m = d_sub``) plus ``s^2 chi^2_{N_b (d - d_sub)}`` for the
+    complement. About ``2 r + 6`` variates per replication (``r = dim U <= N_a + 2``), whatever
+    ``N`` and ``d``.
+
+    ``control="local"``: a control variate. Each replication returns ``L - L_loc + E L_loc``, with
+    ``L_loc`` the benign-average loss of local training on the same draw and ``E L_loc = sigma^2/2 +
+    sigma^2 d/(2n)`` (the mean of ``(b/2) s^2 chi^2_d``); same mean, far smaller variance where ``x_k``
+    is close to ``w_hat_k`` (small ``lam``).
+
     ``n_samples`` replications are drawn in blocks of 4096; sizes whose block array (4096 x N x d)
     or list of block streams would exceed the memory guard raise a ``ValueError`` naming them.
     """
     check_choice(method, "method", METHODS)
     _check_problem(problem)
     lam = check_real(lam, "lam", 0)
-    check_choice(sampler, "sampler", ("full", "reduced"))
+    check_choice(sampler, "sampler", ("full", "reduced", "sufficient"))
     N_a = _check_attack(attack, N_a, problem.N, tau)
     n_samples = check_int(n_samples, "n_samples", 2)
     from ..montecarlo import BLOCK, _SEED_BYTES
@@ -162,26 +181,48 @@ def mc_test_loss(method: str, problem: LinearFLProblem, lam: float, *, attack: s
                 n_samples=n_samples)
     check_alloc(min(BLOCK, n_samples) * problem.N * problem.d, "one block of replications (4096 x N x d)",
                 n_samples=n_samples, N=problem.N, d=problem.d)
+    control = check_choice(control, "control", (None, "local"))
     p = problem
-    if sampler == "reduced":
-        if method != "lp-proj-2" or not np.allclose(p.P @ p.P.T, np.eye(p.d_sub), atol=1e-10):
-            raise ValueError("`sampler`='reduced' applies to method='lp-proj-2' with orthonormal-row P only")
-        return _mc(lambda g, size: _lpproj2_reduced_losses(g, size, p, lam, attack, N_a, tau),
-                   n_samples, seed, chunk, confidence, lam=lam, tau=tau, problem=p)
+    orth = np.allclose(p.P @ p.P.T, np.eye(p.d_sub), atol=1e-10)
+    loc_mean = p.sigma ** 2 / 2 + p.sigma ** 2 * p.d / (2 * p.n)  # E of the local loss: sigma^2/2 + (b/2) s^2 chi^2_d
+    if sampler == "sufficient":
+        if method not in ("pfedme", "ditto", "lp-proj-2") or (method == "lp-proj-2" and not orth):
+            raise ValueError(f"`sampler`={sampler!r} applies to method in ('pfedme', 'ditto') and to 'lp-proj-2' with "
+                             f"orthonormal-row P only; got method={method!r}")
+        prep = _suffstat_prepare(p, method, attack, N_a)
 
-    def sampler(g, size):
+        def draw(g, size):
+            L, Lloc = _suffstat_losses(g, size, prep, lam, attack, N_a, tau)
+            return L if control is None else L - Lloc + loc_mean
+
+        return _mc(draw, n_samples, seed, chunk, confidence, block=_SUFF_BLOCK, lam=lam, tau=tau, problem=p)
+    if sampler == "reduced":
+        if method != "lp-proj-2" or not orth:
+            raise ValueError("`sampler`='reduced' applies to method='lp-proj-2' with orthonormal-row P only (for "
+                             "pfedme and ditto use sampler='sufficient')")
+
+        def draw(g, size):
+            L, Lloc = _lpproj2_reduced_losses(g, size, p, lam, attack, N_a, tau, with_local=True)
+            return L if control is None else L - Lloc + loc_mean
+
+        return _mc(draw, n_samples, seed, chunk, confidence, lam=lam, tau=tau, problem=p)
+
+    def draw(g, size):
         wh = p.sample_w_hat(g, size)
         x = _closed_form_models(method, wh, lam, p.b, p.P, attack, N_a, tau, g)
-        return _benign_losses(x, p.W, p.b, p.sigma, N_a if attack else 0)
+        L = _benign_losses(x, p.W, p.b, p.sigma, N_a)
+        return L if control is None else L - _benign_losses(wh, p.W, p.b, p.sigma, N_a) + loc_mean
 
-    return _mc(sampler, n_samples, seed, chunk, confidence, lam=lam, tau=tau, problem=p)
+    return _mc(draw, n_samples, seed, chunk, confidence, lam=lam, tau=tau, problem=p)
 
 
-def _mc(sampler, n_samples, seed, chunk, confidence, **params):
+def _mc(sampler, n_samples, seed, chunk, confidence, block=None, **params):
     """``mc_mean``; replications that overflow float64 raise a ValueError naming ``params``."""
+    from ..montecarlo import BLOCK
+
     try:
         with np.errstate(over="ignore", invalid="ignore"):
-            return mc_mean(sampler, n_samples, seed, chunk=chunk, confidence=confidence)
+            return mc_mean(sampler, n_samples, seed, chunk=chunk, confidence=confidence, block=block or BLOCK)
     except ValueError as exc:
         if "`sampler` returned" not in str(exc):
             raise
@@ -189,7 +230,7 @@ def _mc(sampler, n_samples, seed, chunk, confidence, **params):
         raise ValueError(f"the replicated losses overflow float64; inputs too large in magnitude: {shown}") from None
 
 
-def _lpproj2_reduced_losses(g, size, p: LinearFLProblem, lam, attack, N_a, tau):
+def _lpproj2_reduced_losses(g, size, p: LinearFLProblem, lam, attack, N_a, tau, with_local=False):
     N, b = p.N, p.b
     sd = p.sigma / np.sqrt(b * p.n)
     PW = p.W @ p.P.T  # (N, d_sub)
@@ -205,7 +246,205 @@ def _lpproj2_reduced_losses(g, size, p: LinearFLProblem, lam, attack, N_a, tau):
     Nb = N - (N_a if attack else 0)
     diff = (b * Pw[:, :Nb] + lam * m) / (b + lam) - PW[:Nb]
     sq = np.einsum("skd,skd->s", diff, diff) + comp[:, :Nb].sum(axis=1)
-    return p.sigma ** 2 / 2 + b / 2 * sq / Nb
+    L = p.sigma ** 2 / 2 + b / 2 * sq / Nb
+    if not with_local:
+        return L
+    dl = Pw[:, :Nb] - PW[:Nb]
+    return L, p.sigma ** 2 / 2 + b / 2 * (np.einsum("skd,skd->s", dl, dl) + comp[:, :Nb].sum(axis=1)) / Nb
+
+
+def benign_loss_draws(method: str, problem: LinearFLProblem, lam: float, size: int, *, attack: str | None = None,
+                      N_a: int = 0, tau: float = 0.0, sampler: str = "full", seed: SeedLike = 0) -> np.ndarray:
+    """``size`` independent replications of the benign-average test loss (the variates that
+    :func:`mc_test_loss` averages), from the ``"full"`` or the ``"sufficient"`` sampler; for comparing the
+    two laws (e.g. a two-sample Kolmogorov-Smirnov test). ``size`` <= 2^20."""
+    check_choice(method, "method", ("pfedme", "ditto", "lp-proj-2"))
+    p = _check_problem(problem)
+    lam = check_real(lam, "lam", 0)
+    check_choice(sampler, "sampler", ("full", "sufficient"))
+    N_a = _check_attack(attack, N_a, p.N, tau)
+    size = check_int(size, "size", 1, 1 << 20)
+    g = as_generator(seed)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if sampler == "sufficient":
+            if method == "lp-proj-2" and not np.allclose(p.P @ p.P.T, np.eye(p.d_sub), atol=1e-10):
+                raise ValueError("`sampler`='sufficient' applies to 'lp-proj-2' with orthonormal-row P only")
+            out = _suffstat_losses(g, size, _suffstat_prepare(p, method, attack, N_a), lam, attack, N_a, tau)[0]
+        else:
+            check_alloc(size * p.N * p.d, "the replications (size x N x d)", size=size, N=p.N, d=p.d)
+            x = _closed_form_models(method, p.sample_w_hat(g, size), lam, p.b, p.P, attack, N_a, tau, g)
+            out = _benign_losses(x, p.W, p.b, p.sigma, N_a)
+    return check_finite_result(out, "the replicated losses", "problem", lam=lam, tau=tau)
+
+
+@dataclass(frozen=True)
+class FairnessRatioEstimate:
+    """Monte Carlo estimate of ``E V^l2 / E V^Me`` (Proposition 18) with a delta-method CI.
+
+    ``V_me``, ``V_l2``: the estimates of ``E V^Me(lam)`` and ``E V^l2(lam)``; ``ratio`` their quotient
+    with standard error ``se`` and ``confidence`` interval ``[ci_low, ci_high]``; ``n`` replications."""
+
+    ratio: float
+    se: float
+    ci_low: float
+    ci_high: float
+    V_me: Estimate
+    V_l2: Estimate
+    n: int
+    confidence: float
+
+    def summary(self) -> str:
+        return (f"E V^l2/E V^Me = {self.ratio:.6g} (se {self.se:.3g}), {100 * self.confidence:g}% CI "
+                f"[{self.ci_low:.6g}, {self.ci_high:.6g}], n={self.n}")
+
+    __repr__ = summary
+
+
+def mc_fairness_ratio(Sigma_w, P, *, N: int, mu_w=0.0, lam: float = 1.0, b: float = 1.0,
+                      n_samples: int = 20_000, seed: SeedLike = 0, confidence: float = 0.99) -> FairnessRatioEstimate:
+    """Monte Carlo of ``E V^Me(lam)``, ``E V^l2(lam)`` and their ratio for ``w_k ~ N(mu_w, Sigma_w)`` i.i.d.
+
+    Han et al., JMLR 2024, Proposition 18 / Theorem 32: each replication draws the N true parameters
+    (vectorised over clients and replications) and computes ``V = b^2 lam^4/(4(b+lam)^4)`` times the
+    population variance (44) across clients of ``||w_bar - w_k||^2`` (pFedMe) or ``||P(w_bar - w_k)||^2``
+    (lp-proj-2, orthonormal-row ``P``). ``Sigma_w`` may be singular (factored by ``eigh``). The ratio's
+    interval is the delta method on the joint sample moments.
+    """
+    S = check_matrix(Sigma_w, "Sigma_w", (None, None))
+    if S.shape[0] != S.shape[1]:
+        raise ValueError(f"`Sigma_w` must be a square (d x d) covariance; got shape {S.shape}")
+    d = S.shape[0]
+    P = check_matrix(P, "P", (None, d))
+    N = check_int(N, "N", 3, why="N >= 3 (E V = 0 for N <= 2)")
+    check_alloc(N * d, "one replication's parameters (N x d)", N=N, d=d)
+    mu = check_finite_array(mu_w, "mu_w")
+    if mu.ndim > 1 or mu.size not in (1, d):
+        raise ValueError(f"`mu_w` must be a scalar or a vector of length d={d}; got shape {mu.shape}")
+    lam = check_real(lam, "lam", 0, low_open=True)
+    b = check_real(b, "b", 0, low_open=True)
+    n_samples = check_int(n_samples, "n_samples", 2)
+    confidence = check_real(confidence, "confidence", 0, 1, True, True)
+    ev, evec = np.linalg.eigh((S + S.T) / 2)
+    if ev.min() < -1e-10 * max(abs(ev).max(), 1e-300):
+        raise ValueError("`Sigma_w` must be positive semi-definite")
+    L = evec * np.sqrt(np.maximum(ev, 0.0))
+    from ..montecarlo import BLOCK
+
+    blk = max(1, min(BLOCK, (1 << 22) // max(N * d, 1)))
+    coef = b ** 2 * lam ** 4 / (4 * (b + lam) ** 4)
+
+    def draw(g, size):
+        W = g.standard_normal((size, N, d)) @ L.T + mu
+        dev = W - W.mean(axis=1, keepdims=True)
+        v1 = coef * np.var(np.einsum("skd,skd->sk", dev, dev), axis=1)
+        dp = dev @ P.T
+        v2 = coef * np.var(np.einsum("skd,skd->sk", dp, dp), axis=1)
+        return np.stack([v1, v2, v1 * v1, v2 * v2, v1 * v2], axis=1)
+
+    est = _mc(draw, n_samples, seed, None, confidence, block=blk, Sigma_w="(matrix)", P="(matrix)", mu_w=mu_w, lam=lam,
+              b=b)
+    m1, m2, q11, q22, q12 = (float(x) for x in est.mean)
+    n = est.n
+    c11, c22, c12 = q11 - m1 ** 2, q22 - m2 ** 2, q12 - m1 * m2
+    if not m1 * m1 > 0:
+        raise ValueError("E V^Me estimated as 0 (or so small that its square underflows float64): `Sigma_w` has no "
+                         "variance (or `mu_w` is too large in magnitude for float64 to resolve it, or `lam`, `b` so "
+                         "extreme that the factor b^2 lam^4/(4 (b+lam)^4) underflows)")
+    R = m2 / m1
+    se = math.sqrt(max(c22 - 2 * R * c12 + R ** 2 * c11, 0.0) / (n * m1 ** 2))
+    from scipy import stats
+
+    q = float(stats.t.ppf(0.5 + confidence / 2, df=n - 1))
+
+    def sub(i):
+        return Estimate(mean=float(est.mean[i]), se=float(est.se[i]), ci_low=float(est.ci_low[i]),
+                        ci_high=float(est.ci_high[i]), n=n, confidence=confidence)
+
+    return FairnessRatioEstimate(ratio=R, se=se, ci_low=R - q * se, ci_high=R + q * se, V_me=sub(0), V_l2=sub(1),
+                                 n=n, confidence=confidence)
+
+
+#: replications per sampler call of the sufficient-statistics sampler (O(r) floats each)
+_SUFF_BLOCK = 1 << 16
+
+
+def _suffstat_prepare(p: LinearFLProblem, method, attack, N_a):
+    """Fixed quantities of the sufficient-statistics sampler (see :func:`mc_test_loss`)."""
+    proj = method == "lp-proj-2"
+    Wm = p.W @ p.P.T if proj else p.W
+    N, m = Wm.shape
+    Nb = N - N_a
+    mu = Wm[:Nb].sum(axis=0) / N
+    e = mu - Wm[:Nb]
+    ebar = e.mean(axis=0)
+    Ec = float(np.sum((e - ebar) ** 2))
+    cols = [ebar]
+    if attack == "same-value" and N_a:
+        cols.append(np.ones(m))
+    if attack == "sign-flip" and N_a:
+        cols.extend(Wm[Nb:])
+    B = np.array(cols).T  # (m, c)
+    U, sv, _ = np.linalg.svd(B, full_matrices=False)
+    U = U[:, sv > 1e-12 * max(float(sv.max(initial=0.0)), 1e-300)] if sv.size else U[:, :0]
+    return dict(m=m, Nb=Nb, N=N, U=U, r=U.shape[1], eU=U.T @ ebar, oneU=U.T @ np.ones(m), WaU=Wm[Nb:] @ U,
+                Ec=Ec, sum_e2=float(np.sum(e ** 2)), s=p.sigma / math.sqrt(p.b * p.n), b=p.b, sigma=p.sigma,
+                comp_dof=Nb * (p.d - p.d_sub) if proj else 0)
+
+
+def _chi2(g, dof, size):
+    return g.chisquare(dof, size) if dof > 0 else np.zeros(size)
+
+
+def _suffstat_losses(g, size, q, lam, attack, N_a, tau):
+    """Benign-average losses of pfedme/ditto (or lp-proj-2 in projected coordinates) and of local
+    training on the same draw, from sufficient statistics; exact in law (see :func:`mc_test_loss`)."""
+    m, Nb, N, r, s, b = q["m"], q["Nb"], q["N"], q["r"], q["s"], q["b"]
+    # benign noise sum Zs = sqrt(Nb) (U g + R), ||R||^2 ~ chi^2_{m - r}
+    gz = g.standard_normal((size, r))
+    R2 = _chi2(g, m - r, size)
+    # attack sum A = U a + kappa h, h ~ N(0, I_m) = U gh + H; <R, H> = ||R|| eta, ||H||^2 = eta^2 + chi^2_{m-r-1}
+    a = np.zeros((size, r))
+    kappa = np.zeros(size)
+    if attack == "same-value" and N_a:
+        a = tau * math.sqrt(N_a) * g.standard_normal((size, 1)) * q["oneU"]
+    elif attack == "gaussian" and N_a:
+        kappa = np.full(size, tau * math.sqrt(N_a))
+    elif attack == "sign-flip" and N_a:
+        c = np.abs(tau * g.standard_normal((size, N_a)))
+        a = -c @ q["WaU"]
+        kappa = s * np.sqrt(np.sum(c ** 2, axis=1))
+    if np.any(kappa):
+        gh = g.standard_normal((size, r))
+        eta = g.standard_normal(size) if m > r else np.zeros(size)
+        H2 = eta ** 2 + _chi2(g, m - r - 1, size)
+    else:
+        gh, eta, H2 = np.zeros((size, r)), np.zeros(size), np.zeros(size)
+    R = np.sqrt(R2)
+    RH = R * eta
+    sq = math.sqrt(Nb)
+    # v = (s Zs + A)/N: in-span part vU, rest part (s sqrt(Nb) R + kappa H)/N
+    vU = (s * sq * gz + a + kappa[:, None] * gh) / N
+    v_rest2 = (s ** 2 * Nb * R2 + 2 * s * sq * kappa * RH + kappa ** 2 * H2) / N ** 2
+    Zs2 = Nb * (np.sum(gz ** 2, axis=1) + R2)
+    Zs_e = sq * gz @ q["eU"]
+    Zs_v = sq * (np.sum(gz * vU, axis=1) + (s * sq * R2 + kappa * RH) / N)
+    v_e = vU @ q["eU"]
+    v2 = np.sum(vU ** 2, axis=1) + v_rest2
+    # centred part: G ~ N(0, Ec), Q = G^2/Ec + chi^2_{(Nb-1)m-1}
+    if q["Ec"] > 0:
+        G = math.sqrt(q["Ec"]) * g.standard_normal(size)
+        Q = G ** 2 / q["Ec"] + _chi2(g, (Nb - 1) * m - 1, size)
+    else:
+        G = np.zeros(size)
+        Q = _chi2(g, (Nb - 1) * m, size)
+    z2 = Zs2 / Nb + Q  # sum_k ||z_k||^2
+    S = (b ** 2 * s ** 2 * z2 + lam ** 2 * (q["sum_e2"] + 2 * Nb * v_e + Nb * v2)
+         + 2 * b * s * lam * (G + Zs_e + Zs_v))
+    comp = s ** 2 * _chi2(g, q["comp_dof"], size)
+    base = q["sigma"] ** 2 / 2
+    L = base + b / (2 * Nb) * (S / (b + lam) ** 2 + comp)
+    Lloc = base + b / (2 * Nb) * (s ** 2 * z2 + comp)
+    return L, Lloc
 
 
 def test_loss_general(method: str, lam, problem: LinearFLProblem, *, attack: str | None = None,
@@ -314,6 +553,13 @@ def admm_l1_inner(G, h, P, w, lam, *, rho: float | None = None, nu: float = 1e-1
 
 
 def _admm_l1_inner(G, h, P, w, lam, rho, nu, max_iter):
+    x, _, it = _admm_l1_split(G, h, P, w, lam, rho, nu, max_iter)
+    return x, it
+
+
+def _admm_l1_split(G, h, P, w, lam, rho, nu, max_iter):
+    """:func:`admm_l1_inner` returning also the split variable ``z``, ADMM's estimate of ``w - P x``: it is
+    a soft-thresholded vector, exactly zero in the coordinates where the l1 term is not active."""
     Nc, d = h.shape
     K = G + rho * P.T @ P
     x = np.zeros((Nc, d))
@@ -330,7 +576,7 @@ def _admm_l1_inner(G, h, P, w, lam, rho, nu, max_iter):
         s = rho * (z - z_old) @ P
         if np.max(np.sum(r ** 2, -1)) <= nu and np.max(np.sum(s ** 2, -1)) <= nu:
             break
-    return x, it
+    return x, z, it
 
 
 @dataclass(frozen=True, eq=False)
@@ -418,9 +664,14 @@ def run_algorithm1(problem: LinearFLProblem, lam: float, *, method: str = "lp-pr
         for _ in range(R):
             if method in ("fedavg", "ditto"):
                 wk = wk - eta * (np.einsum("kij,kj->ki", G, wk) - h)  # GD on f_k
+            elif p == 2:
+                wk = wk - eta * lam * (wk - inner(wk) @ P.T)
             else:
-                diff = wk - inner(wk) @ P.T
-                wk = wk - eta * lam * (diff if p == 2 else np.sign(diff))
+                # the subgradient sign(w - P x) from ADMM's split variable z (its estimate of w - P x): z is
+                # exactly 0 where the exact inner solution has w = P x, while w - P x itself carries the
+                # solver's residual there, whose sign is arbitrary and would jitter w by +-eta lam per step
+                z = _admm_l1_split(G, h, P, wk, lam, lam, nu, 10_000)[1]
+                wk = wk - eta * lam * np.sign(z)
         if N_a:
             wk[N - N_a:] = _attack_messages(rng, attack, wk[N - N_a:], tau)
         sel = rng.choice(N, size=S, replace=False) if S < N else np.arange(N)

@@ -30,7 +30,7 @@ from .._validation import (check_alloc, check_choice, check_finite_array, check_
 __all__ = ["METHODS", "ATTACKS", "effective_heterogeneity", "test_loss", "optimal_lambda",
            "lemma29_argmin", "minimal_loss", "proposition16_threshold", "fairness_V",
            "expected_fairness_V", "signflip_moments", "loss_derivative_lpproj",
-           "lambda_star_symbolic", "per_client_test_loss"]
+           "lambda_star_symbolic", "per_client_test_loss", "fairness_dimension_ratio", "eq49_pair_sum"]
 
 METHODS = ("local", "fedavg", "pfedme", "ditto", "lp-proj-2")
 ATTACKS = (None, "same-value", "sign-flip", "gaussian")
@@ -363,6 +363,60 @@ def expected_fairness_V(method: str, lam, *, N: int, Sigma_w, b: float = 1.0, P=
     if method == "fedavg":
         return _fin(b ** 2 / 4 * ev + 0 * lam, "E V", "Sigma_w", "P", lam=lam, b=b)
     return _fin(b ** 2 * lam ** 4 / (4 * (b + lam) ** 4) * ev, "E V", "Sigma_w", "P", lam=lam, b=b)
+
+
+def fairness_dimension_ratio(Sigma_w, P):
+    """``E V^l2(lam) / E V^Me(lam) = tr((P Sigma_w P^T)^2) / tr(Sigma_w^2)`` for ``w_k ~ N(mu_w, Sigma_w)``.
+
+    Ratio of the lp-proj-2 and pFedMe expectations of Theorem 32 (Han et al., JMLR 2024, eqs.
+    (47)-(48), with the general orthonormal-row ``P`` in place of the first ``d_sub`` coordinates); it
+    does not depend on ``lam``, ``b``, ``N`` (the factor ``(N-1)(N-2)/N^2`` and the constant cancel, so
+    the 1/2 erratum of (49)(d) does not matter here) nor on ``mu_w``. Examples: ``Sigma_w = s^2 I`` gives
+    ``d_sub/d``; ``Sigma_w = s^2 1 1^T`` gives ``||P 1||^4/d^2``, which is ``(d_sub/d)^2`` for ``P = P_0``
+    (the first ``d_sub`` coordinates), 0 for rows orthogonal to ``1`` and 1 when a row is ``1/sqrt(d)``.
+
+    Parameters
+    ----------
+    Sigma_w : (d, d) array_like
+        Symmetric covariance, not zero.
+    P : (d_sub, d) array_like
+        Projection with orthonormal rows (Sec. 4.2).
+    """
+    S = check_matrix(Sigma_w, "Sigma_w", (None, None))
+    if S.shape[0] != S.shape[1] or not np.allclose(S, S.T, rtol=1e-10, atol=1e-12 * float(np.max(np.abs(S), initial=0))):
+        raise ValueError(f"`Sigma_w` must be a symmetric (d x d) covariance; got shape {S.shape}")
+    P = check_matrix(P, "P", (None, S.shape[0]))
+    if not np.allclose(P @ P.T, np.eye(P.shape[0]), atol=1e-8):
+        raise ValueError("`P` must have orthonormal rows (P P^T = I), as Sec. 4.2 assumes")
+    with np.errstate(over="ignore", invalid="ignore"):
+        den = float(np.sum(S * S))
+        if den == 0:
+            raise ValueError("`Sigma_w` must not be zero (then E V^Me = 0 and the ratio is undefined)")
+        PS = P @ S @ P.T
+        return _fin(float(np.sum(PS * PS)) / den, "the ratio", "Sigma_w", "P")
+
+
+def eq49_pair_sum(W, variant: str = "corrected"):
+    """Right-hand side of step (d) of eq. (49) (proof of Theorem 32, Han et al., JMLR 2024):
+    ``c/N^2 sum_{k != l} <w_k - w_l, w_k + w_l - 2 w_bar>^2`` over all ordered pairs, computed pair by pair.
+
+    ``c = 1/2`` (``variant="corrected"``) makes it equal to the population variance (44) of
+    ``||w_bar - w_k||^2``; the paper prints ``c = 1`` (``variant="printed"``), twice the variance.
+    ``W`` has shape (..., N, d) with ``N >= 2``; broadcasts over the leading axes.
+    """
+    check_choice(variant, "variant", ("corrected", "printed"))
+    W = check_matrix(W, "W")
+    if W.ndim < 2 or W.shape[-2] < 2:
+        raise ValueError(f"`W` must have shape (..., N, d) with N >= 2 clients; got shape {W.shape}")
+    check_alloc(W.size * W.shape[-2], "the pairwise differences (N x N x d per batch)", N=W.shape[-2], d=W.shape[-1])
+    N = W.shape[-2]
+    wbar = W.mean(axis=-2, keepdims=True)
+    diff = W[..., :, None, :] - W[..., None, :, :]
+    summ = W[..., :, None, :] + W[..., None, :, :] - 2 * wbar[..., None, :]
+    c = 0.5 if variant == "corrected" else 1.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        ip = np.einsum("...kld,...kld->...kl", diff, summ)
+        return _fin(c / N ** 2 * np.sum(ip ** 2, axis=(-2, -1)), "the pair sum", "W")
 
 
 def signflip_moments(w, tau, sigma, b, n):
