@@ -42,7 +42,16 @@ ERRATA = ("fedrep.thm1.kappa-typo", "fedrep.sec4.non-identifiability", "srpfl.eq
           "fedrep.fig3.ordering", "fedrep.fig3.ordering-paper-steps", "fedrep.sec5.gd-n-scaling",
           "srpfl.lemA10.zero-mean", "srpfl.lemA8-A10.sigma-scaling", "srpfl.eq137.A2-sigma", "srpfl.eq185.R2-sigma",
           "srpfl.eq190.R3-sigma", "srpfl.corA3.transpose", "srpfl.eq32-33.expansion", "srpfl.eq229.erratum",
-          "srpfl.eq233-237.phase2", "srpfl.eq241-244.phase2-cost", "srpfl.eqD.parenthesisation-erratum")
+          "srpfl.eq233-237.phase2", "srpfl.eq241-244.phase2-cost", "srpfl.eqD.parenthesisation-erratum",
+          # issue 14
+          "lpproj.thm9.AT-step.erratum", "lpproj.thm9.exp-T.erratum", "lpproj.a5.sums.erratum",
+          "lpproj.eq33.sums.erratum", "lpproj.thm28.first-term.erratum", "lpproj.eq49d.identity.erratum",
+          "lpproj.prop3.proof-conjugate.erratum", "lpproj.prop24.gram-matrix.erratum",
+          "lpproj.sec61.block-diagonal-cost.erratum", "lpproj.sec53.savings.erratum",
+          "lpproj.appC71.table11-text.erratum", "lpproj.eq11.erratum",
+          # issue 15
+          "fedlrgd.eq60.step-iv.erratum", "fedlrgd.eq45.lattice-unisolvence.erratum", "fedlrgd.appE.first-term.erratum",
+          "fedlrgd.appD.T-ge-T0.erratum")
 
 
 @pytest.mark.parametrize("cid", ERRATA)

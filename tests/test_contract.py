@@ -114,6 +114,42 @@ def _mc_sampler(g, size):
     return g.standard_normal(size)
 
 
+def _ls_clients():
+    return LP.make_least_squares_clients(3, 6, 3, 2, ridge=0.5, seed=1)
+
+
+def _rec32():
+    return LP.recursion32_constants(lam=0.05, mu=0.5, mu_F=0.04, s=0.4, gamma_f_sq=10.0, sigma_F1_sq=0.3, N=8,
+                                    S=3, D=2.0)
+
+
+def _a6_clients():
+    return LP.make_a6_least_squares(N=3, n=5, d=20, d_sub=2, seed=0)
+
+
+def _thm14_eta_tilde():
+    return LP.theorem14_schedule(6, mu_F=0.04, L_F=0.05, beta=50.0, R=2, D=1.0).eta_tilde
+
+
+def _lr_tiny():
+    """A 3-client logistic problem (d = 3, p = 2) for the FedAve cases."""
+    return LR.make_logistic_problem(d=3, r=4, m=3, s=5, seed=0)
+
+
+def _kernel_tiny():
+    """A PolyTanhKernel problem with l = 1 (r = 2 server samples), the cover q = 2 of Theorem 2's chain."""
+    return LR.make_kernel_problem(1, 1e-2, m=3, s=2, amp=10.0, beta=6.0, mu=0.5, seed=0)
+
+
+def _chain_inputs():
+    prob = _kernel_tiny()
+    return dict(problem=prob, fn=prob.kernel, q=2.0, S=3, seed=0)
+
+
+def _x_logistic():
+    return np.array([[0.2, 0.3], [0.7, 0.9], [0.45, 0.1]]), np.array([[0.1], [-0.5], [0.8]])
+
+
 @dataclass
 class Case:
     """A known-good call and what the contract allows for it."""
@@ -346,6 +382,193 @@ CASES: dict[str, Case] = {
     "erlang_max_mc": Case(K(b=3, k=4, n_samples=300, seed=0)),
     "mm1_departure_times": Case(K(n_dep=5, nu=2.0, reps=50, seed=0)),
     "appendix_c_ranks": Case(K(k=6, d=3, classes=2, n_train=20, mu=1e-3, threshold=0.9, min_weight=0.005, seed=0)),
+    # ------------------------------------------------------------------ lpproj, issue 14
+    # theory.py / algorithms.py additions
+    "fairness_dimension_ratio": Case(lambda: dict(Sigma_w=np.eye(4) * 0.1 + 0.02, P=_problem().P)),
+    "eq49_pair_sum": Case(lambda: dict(W=_problem().W, variant="corrected"), valid={"variant": ["printed"]}),
+    "benign_loss_draws": Case(lambda: dict(method="lp-proj-2", problem=_problem(), lam=0.5, size=50, attack="sign-flip",
+                                           N_a=2, tau=1.0, sampler="full", seed=0),
+                              valid={"sampler": ["sufficient"], "method": ["pfedme", "ditto"],
+                                     "attack": [None, "same-value", "gaussian"]},
+                              invalid={"size": [2 ** 20 + 1], "N_a": [6]}),
+    "mc_fairness_ratio": Case(lambda: dict(Sigma_w=np.eye(4) * 0.1, P=_problem().P, N=6, mu_w=0.0, lam=1.0, b=1.0,
+                                           n_samples=200, seed=0, confidence=0.99),
+                              valid={"mu_w": [np.ones(4)]}, invalid={"N": [2], "Sigma_w": [np.diag([1.0, -1, 1, 1])]}),
+    # stochastic.py (Theorem 9)
+    "theorem9_eta_hat": Case(K(L_F=1.0, mu_F=0.2, beta=2.0), valid={"L_F": [np.array([1.0, 2.0])]}),
+    "make_least_squares_clients": Case(K(N=3, n=6, d=3, d_sub=2, ridge=0.5, heterogeneity=1.0, noise=0.5, a6=False,
+                                         orthonormal_P=False, feature_scale=1.0, seed=0),
+                                       valid={"a6": [True], "orthonormal_P": [True]}, invalid={"d_sub": [4]}),
+    "run_algorithm1_sgd": Case(lambda: dict(clients=_ls_clients(), lam=0.8, T=3, R=2, S=None, beta=1.0, eta=0.1,
+                                            batch=None, nu=None, w0=None, replicates=2, seed=0, regime=None,
+                                            record=False, warm_start=True, on_local_step=None),
+                               valid={"S": [2], "batch": [3], "nu": [1e-6], "w0": [np.ones(2)], "record": [True],
+                                      "regime": ["theorem14"], "eta": [np.array([0.1, 0.05, 0.02])]},
+                               invalid={"S": [4], "batch": [7], "regime": ["theorem13"]}),
+    "regime_checks": Case(lambda: dict(clients=_ls_clients(), lam=0.8, regime="theorem9", T=4000, R=1, beta=1.0,
+                                       eta_max=0.002),
+                          valid={"regime": [None, "theorem14"]}, invalid={"T": [100], "eta_max": [0.01]}),
+    # schedules.py (Theorems 14, 15, 27, 28)
+    "theorem14_zeta": Case(K(kappa_F=2.0, beta=3.0), valid={"kappa_F": [np.array([1.0, 2.0])]}),
+    "theorem14_schedule": Case(K(T=5, mu_F=0.3, L_F=0.45, beta=7.0, R=3, D=2.0, no_sampling=False, n=None),
+                               valid={"n": [4], "no_sampling": [True]}, invalid={"L_F": [0.2]}),
+    "theorem15_lambda_min": Case(K(L=0.3), valid={"L": [np.array([0.3, 1.0])]}),
+    "theorem15_schedule": Case(K(T=5, lam=2.0, L_F=None, beta=1.0, R=2, D=10.0, no_sampling=False, n=None, L=None),
+                               valid={"no_sampling": [True], "n": [3], "L": [0.3], "L_F": [1.5]},
+                               invalid={"L": [1.0]}),
+    "check_schedule_regime": Case(lambda: dict(theorem="theorem14", eta_tilde=_thm14_eta_tilde(), beta=50.0, L_F=0.05,
+                                               mu_F=0.04, lam=None, no_sampling=False),
+                                  invalid={"eta_tilde": [_thm14_eta_tilde() * 1.01]}),
+    "sampling_law": Case(K(eta=np.array([0.3, 0.2, 0.1]))),
+    "recursion32_constants": Case(K(lam=0.05, mu=0.5, mu_F=0.04, L_F=None, s=0.4, gamma_f_sq=10.0, sigma_F1_sq=0.3,
+                                    N=8, S=3, D=2.0), valid={"L_F": [0.1]}, invalid={"S": [9], "N": [1]}),
+    "recursion32_rhs": Case(lambda: dict(E_delta=1.0, eta_tilde=np.array([0.01, 0.02]), consts=_rec32(), beta=1.0,
+                                         no_sampling=False), valid={"no_sampling": [True]}),
+    "a5_sums": Case(K(T=5, zeta=81.0, mu_F=0.5), valid={"zeta": [81], "mu_F": [1]}, invalid={"zeta": [4.0]}),
+    "theorem28_sums": Case(K(T=57, lam=1.5, L_F=None, beta=1.0, no_sampling=False),
+                           valid={"no_sampling": [True], "T": [np.array([3, 57])], "L_F": [2.0]}),
+    "theorem28_first_term": Case(K(T=100, lam=2.0, L_F=None, Delta_F=3.0), valid={"L_F": [1.0]}),
+    "loglog_slope": Case(K(x=np.array([1.0, 2.0, 4.0]), Y=np.array([[1.0, 0.5, 0.26], [1.1, 0.52, 0.24],
+                                                                      [0.9, 0.49, 0.25]]), level=0.99, n_boot=50,
+                           seed=0)),
+    # robust.py (multi-round Algorithm 1 under attacks)
+    "contraction_factor": Case(K(eta=0.4, lam=0.8, b=1.0), valid={"eta": [np.array([0.1, 0.2])]}),
+    "signflip_multiplier": Case(K(C=1.0, rho=0.9, R=1, N=10, N_a=2, beta=1.0), invalid={"N_a": [10], "rho": [1.5]}),
+    "signflip_multiplier_mean": Case(K(rho=0.9, R=1, N=10, N_a=2, tau=1.0, beta=1.0), invalid={"N_a": [10]}),
+    "log_abs_shifted_halfnormal_sum": Case(K(a=2.0, tau=1.0, n=2), valid={"n": [0]}),
+    "signflip_log_multiplier_mean": Case(K(rho=0.9, R=1, N=10, N_a=2, tau=1.0, beta=1.0), invalid={"N_a": [10]}),
+    "collapse_threshold": Case(K(rho=0.9, R=1, N=6, tau=10.0, beta=1.0)),
+    "lpproj1_loss_bound": Case(lambda: dict(w_hat=_problem().W + 0.1, W=_problem().W, lam=0.3, b=1.0, sigma=1.0,
+                                            d_sub=2, N_a=1), invalid={"d_sub": [5], "N_a": [6]}),
+    "norm_envelope": Case(K(w0_norm=np.array([1.0, 0.0, 5.0]), q=0.6, drift=0.5, attack_norms=np.ones((4, 3)),
+                            beta=1.0, N=4)),
+    "stationary_norm_bound": Case(K(q=0.6, drift=0.5, tau=1.0, N_a=4, d_sub=1, beta=1.0, N=4), invalid={"q": [1.0]}),
+    # documented: a zero norm in the history gives -inf (and -inf - -inf = nan)
+    "fitted_growth_rates": Case(K(history=np.exp(0.1 * np.arange(5.0))[:, None, None] * np.ones((5, 2, 3)), t0=1),
+                                invalid={"t0": [4]}, allow_nonfinite=("",)),
+    "personalised_models": Case(lambda: dict(w=np.array([0.1, -0.2]), w_hat=_problem().W + 0.1, P=_problem().P,
+                                             lam=0.4, b=1.0, p=2), valid={"p": [1]}),
+    "run_rounds": Case(lambda: dict(problem=_problem(), lam=0.8, p=2, T=3, R=2, eta=0.1, beta=1.0, attack="sign-flip",
+                                    N_a=2, tau=1.0, c_draw="per-round", reps=2, w_hat=None, w0=None, seed=0),
+                       valid={"p": [1], "attack": [None, "same-value", "gaussian"], "c_draw": ["fixed"],
+                              "w0": [np.ones(2)], "w_hat": [_problem().W + 0.1]},
+                       invalid={"N_a": [6]}, allow_nonfinite=("attack_scale",)),  # documented NaN unless sign-flip
+    # a6.py (Assumption 6: Proposition 10, Lemmas 11, 12, 26, eq. (11), Theorem 13)
+    "check_a6_regime": Case(K(s=0.01, lam=5.0, L=1.0, result="theorem13"),
+                            valid={"result": ["proposition10", "lemma11", "lemma12", "lemma26"]},
+                            invalid={"s": [0.04], "lam": [3.0]}),
+    "inner_strong_convexity": Case(K(lam=5.0, L=1.0, s=0.01), valid={"lam": [np.array([5.0, 8.0])]},
+                                   invalid={"lam": [4.0]}),
+    "delta2_sq": Case(K(gamma_f_sq=2.0, batch=4, nu=0.01, lam=5.0, L=1.0, s=0.01), invalid={"s": [0.04]}),
+    "sigma_F2_sq": Case(K(sigma_f_sq=0.5, lam=5.0, L=1.0), invalid={"lam": [3.0]}),
+    "eta_hat_2": Case(K(lam=2.0), valid={"lam": [np.array([2.0, 5.0])]}),
+    "theorem13_constants": Case(K(lam=5.0, L=1.0, s=0.01, sigma_f_sq=0.5, delta2_sq=0.1, N=8, S=3),
+                                invalid={"S": [9], "lam": [3.9]}),
+    "eq20_rhs": Case(K(descent=1.0, eta_tilde=1e-3, T=100, beta=1.0, C4=10.0, C5=2.0, C6=0.1)),
+    "theorem13_step": Case(K(Delta_F=1.0, T=100, beta=1.0, C4=10.0, C5=2.0, lam=5.0), valid={"C4": [0.0]}),
+    "lemma26_rhs": Case(K(lam=5.0, delta2_sq=0.1, eta_tilde=0.01, beta=1.0, mean_grad_Fk_sq=2.0),
+                        invalid={"eta_tilde": [0.05]}),
+    "eq11_rhs": Case(K(eta_tilde=0.01, L_F=5.0, grad_sq=1.0, drift=0.5, sampling=0.2)),
+    "personalised_bound_13": Case(K(mean_grad_sq=1.0, lam=5.0, L=1.0, delta2_sq=0.1, sigma_F2_sq=0.5),
+                                  invalid={"lam": [3.0]}),
+    "make_a6_least_squares": Case(K(N=3, n=5, d=20, d_sub=2, heterogeneity=1.0, noise=0.5, scale=1.0,
+                                    shared_design=True, orthonormal_P=False, seed=0),
+                                  valid={"shared_design": [False], "orthonormal_P": [True]}, invalid={"d_sub": [21]}),
+    "a6_quadratics": Case(K(P=np.eye(3)[:2] + 0.01, A=np.stack([np.eye(2), np.diag([2.0, -1.0])]), a=np.ones((2, 2)),
+                            c=None), valid={"c": [np.zeros(2)]}),
+    "to_stochastic_clients": Case(lambda: dict(clients=_a6_clients(), reduce=True), valid={"reduce": [False]}),
+    "check_theorem13_steps": Case(K(s=0.01, lam=5.0, L=1.0, eta_tilde=1e-5, beta=1.0), invalid={"eta_tilde": [1e-3]}),
+    # extras.py (Proposition 3's envelope, conjugates, eq. (34), block-diagonal projections, model sizes)
+    "projected_envelope": Case(K(H=np.eye(3) * 2 + 0.1, g=np.ones(3), P=np.eye(3)[:2], lam=0.5,
+                                 w=np.array([0.3, -0.1]))),
+    "quadratic_conjugate": Case(K(H=np.eye(3) * 2 + 0.1, g=np.ones(3), u=np.array([0.5, -1.0, 0.2]))),
+    "pfedme_general_solution": Case(lambda: dict(zip(("Xi", "y"), _problem().sample_data(np.random.default_rng(0))),
+                                                 lam=0.5)),
+    "block_diagonal_projection": Case(K(d_sub=6, d=12, k=3, seed=0), invalid={"k": [4]}),
+    "block_diagonal_cost": Case(K(d_sub=6, d=12, k=3), invalid={"k": [4]}),
+    "layer_parameter_count": Case(K(kind="conv", n_in=3, n_out=6, kernel=5, bias=True),
+                                  valid={"kind": ["linear", "batchnorm"], "bias": [False]}),
+    # ------------------------------------------------------------------ lowrank, issue 15
+    # fedave.py (FedAve as analysed: Lemma 3, (78))
+    "lemma3_T0": Case(K(kappa=2.0, tau=0.5, m=10, mu=0.1, b=5), valid={"m": [1], "tau": [1.0]},
+                      invalid={"kappa": [0.5], "tau": [1.5]}),
+    "lemma3_terms": Case(K(T=np.array([10.0, 100.0]), b=5, m=10, tau=0.5, L1=1.0, mu=0.1, sigma2=0.2, dist2_T0=1.0,
+                           T0=20.0, e=math.e), valid={"m": [1], "T": [50.0], "e": [0.01]}, invalid={"mu": [2.0]}),
+    "gradient_noise_variance": Case(lambda: dict(problem=_lr_tiny(), Theta=np.array([[0.1, -0.2], [0.3, 0.0]]),
+                                                 batch=1),
+                                    valid={"Theta": [np.array([0.5, 0.5])], "batch": [4]},
+                                    invalid={"Theta": [np.ones((2, 3))]}),
+    "sigma2_sup": Case(lambda: dict(problem=_lr_tiny(), lo=-1.0, hi=1.0, batch=1, grid=5),
+                       invalid={"hi": [-2.0], "grid": [1]}),
+    "fedave_steps": Case(K(steps="fedpaq", T=5, b=2, mu=0.1, T0=3.0),
+                         valid={"steps": [0.05, np.full(5, 0.05)], "T0": [0.0]},
+                         invalid={"steps": [np.full(4, 0.05), -0.1, np.array([0.1, 0.1, 0.0, 0.1, 0.1])]}),
+    "run_fedave": Case(lambda: dict(problem=_lr_tiny(), T=3, b=2, tau=1.0, phi=10.0, reps=4, steps="fedpaq",
+                                    batch=1, theta0=None, trace=False, seed=0),
+                       valid={"tau": [0.5], "steps": [0.05, np.full(3, 0.05)], "theta0": [np.array([0.5, -0.5])],
+                              "trace": [True], "batch": [3]},
+                       invalid={"tau": [1.5], "theta0": [np.ones(3)], "steps": [1e6]}),
+    # documented: T = None, Gamma = inf when eps is not reached by T_max
+    "fedave_gamma_to_target": Case(lambda: dict(problem=_lr_tiny(), eps=0.05, b=2, T_max=5, tau=1.0, phi=10.0, reps=4,
+                                                steps="fedpaq", batch=1, confidence=0.99, seed=0),
+                                   valid={"eps": [1e-9], "steps": [0.05], "reps": [1]},
+                                   invalid={"eps": [1e-18], "steps": [np.full(5, 0.05)]},
+                                   allow_nonfinite=("[1]",)),
+    "target_floor": Case(lambda: dict(problem=_lr_tiny())),
+    # chain.py (Theorem 2's proof chain (53)-(64))
+    "make_kernel_problem": Case(K(l=2, lam=0.01, m=3, s=2, beta=3.0, mu=0.1, amp=1.0, seed=0),
+                                valid={"l": [1, 6]}, invalid={"l": [7]}),
+    "make_cover_logistic_problem": Case(K(q=1, m=3, s=2, mu=0.1, seed=0), valid={"q": [2], "mu": [0.0]},
+                                        invalid={"q": [5]}),
+    "monomial_exponents": Case(K(l=2, d=2), valid={"l": [0]}),
+    "monomial_matrix": Case(K(X=np.array([[0.1, 0.2], [0.6, 0.7], [0.3, 0.9]]), q=2.0, l=1),
+                            valid={"X": [np.array([[0.5], [1.0]])]},
+                            invalid={"X": [np.array([[0.1, 1.5]]), np.ones((2, 3))], "l": [-1]}),
+    "cover_lattice": Case(K(d=1, l=2, q_grid=np.array([1.0, 2.5, 4.0])), valid={"d": [2], "l": [0]},
+                          invalid={"d": [3], "q_grid": [np.array([1.0, 0.0])]}),
+    "explicit_weights": Case(K(G=np.eye(3) * 2 + 0.1, Gc=np.arange(6.0).reshape(2, 3)),
+                             valid={"G": [np.ones((3, 3))]}, invalid={"Gc": [np.ones((2, 4))], "G": [np.ones((3, 2))]}),
+    # documented: inf when the premise ||G^-1|| r eps < 1 fails, and Ginv = inf (a singular G) is accepted
+    "eq59_rhs": Case(K(eps=0.01, r=4, Ginv=2.0, B=3.0), valid={"eps": [0.2]}, invalid={"r": [0]},
+                     allow_nonfinite=("",), inf_ok=("Ginv",)),
+    "eq60_steps": Case(K(eps=1e-3, r=3, Ginv=9.0, B=2.0, alpha=2.0, Lw=5.0, Pn=4.0, res53=0.01, resP=0.02, resA=0.02,
+                         dist_aw=1e-3, grouping="corrected"),
+                       valid={"grouping": ["printed"]}, invalid={"eps": [0.1], "alpha": [0.5]}),
+    "fedlrgd_chain": Case(_chain_inputs, valid={"S": [1]},
+                          invalid={"q": [4.0, 0.5], "fn": [LR.Cosine(eta=2.0, L2=1.0, d=1, p=1)],
+                                   "seed": [np.random.default_rng(0)]}),
+    # assumption8.py (assumption (8): the Brownian loss, the logistic ||G^-1|| in mpmath, the alpha fits)
+    "brownian_loss": Case(K(x=np.array([0.2, 0.5]), theta=np.array([0.3, 0.4]), mu=0.1),
+                          valid={"x": [0.7]}, invalid={"x": [np.array([0.2, 1.5])], "theta": [np.ones(3)]}),
+    "brownian_gradient": Case(K(x=np.array([0.2, 0.5]), theta=np.array([0.3, 0.4]), mu=0.1),
+                              valid={"x": [0.7]}, invalid={"theta": [np.array([-0.1, 0.2])]}),
+    "brownian_node_matrix": Case(K(x=np.array([0.2, 0.5, 0.9]), theta=None, mu=0.1),
+                                 valid={"theta": [np.array([0.1, 0.3, 0.6])]}, invalid={"theta": [np.ones(2)]}),
+    "brownian_inverse_closed_form": Case(K(x=np.array([0.2, 0.5, 0.9]), mu=0.1),
+                                         invalid={"x": [np.array([0.5, 0.2, 0.9]), np.array([0.2, 0.2, 0.9])]}),
+    "brownian_inverse_bound": Case(K(x=np.array([0.2, 0.5, 0.9]), mu=0.1),
+                                   valid={"x": [np.array([0.5, 0.2, 0.9])]}, invalid={"x": [np.array([0.0, 0.5])]}),
+    "separated_nodes": Case(lambda: dict(r=4, reps=2, rng=_rng(), jitter=0.5), valid={"jitter": [0.0]},
+                            invalid={"jitter": [1.0]}),
+    # documented: ||G^-1|| = inf for a matrix singular in double precision (sigma_min = 0)
+    "inverse_norm": Case(K(G=np.eye(3) * 2 + 0.1), valid={"G": [np.ones((2, 3, 3)) + np.eye(3)]},
+                         invalid={"G": [np.ones((2, 3))]}, allow_nonfinite=("",)),
+    "logistic_node_matrix": Case(lambda: dict(zip(("X0", "nodes"), _x_logistic()), mu=0.1),
+                                 invalid={"nodes": [np.ones((3, 1)) * 2, np.ones((2, 1))],
+                                          "X0": [np.ones((3, 2)) * 2]}),
+    # documented: value = inf for a matrix singular in exact arithmetic
+    "logistic_inverse_norm": Case(lambda: dict(zip(("X0", "nodes"), _x_logistic()), mu=0.1, switch=1e-12, check=False,
+                                               start_dps=30, max_dps=60),
+                                  valid={"check": [True], "switch": [1.0]},
+                                  invalid={"switch": [2.0], "start_dps": [10, 61], "max_dps": [5001]},
+                                  allow_nonfinite=("value", "rel_change")),
+    "alpha_fit": Case(K(r=np.array([2.0, 4.0, 8.0, 16.0]),
+                        inv_norm=np.array([[2.0, 4.5, 9.0, 17.0], [2.2, 4.0, 8.5, 16.5], [1.9, 4.2, 8.1, 15.0]]),
+                        k=1, level=1e-3),
+                      valid={"k": [2]}, invalid={"r": [np.array([2.0, 4.0, 3.0, 16.0]), np.array([2.0, 4.0, 8.0])],
+                                                 "inv_norm": [np.ones((1, 4))], "level": [1.0]}),
+    # holder_classes.py (l >= 2 test functions)
+    "lemma1_extremal_ratio": Case(K(eta=2.5), valid={"eta": [np.array([2.5, 3.5]), 0.5]}),
 }
 
 

@@ -5,7 +5,8 @@ Claims by section: :mod:`.time_models` (Sec. II-D, Proposition 2), :mod:`.thm1` 
 eq. (6), Lemma 1, Theorem 1, Appendix A), :mod:`.thm2_fedlrgd` (Sec. IV, Algorithm 1,
 Theorem 2), :mod:`.thm3_fedave` (Sec. V, Theorem 3, Lemma 4, Proposition 1),
 :mod:`.appendix_c` (Appendix C), :mod:`.thm2_chain` (Theorem 2's proof chain), :mod:`.assumption8`
-(assumption (8)), :mod:`.fedave_runs` (FedAve run exactly: Lemma 3, (78), Theorem 3, Proposition 1),
+(assumption (8)), :mod:`.fedave_runs` (FedAve run exactly: Lemma 3, (78), Theorem 3, Proposition 1), :mod:`.appendix_d`
+((85), the discriminant step, the T >= T0 note),
 :mod:`.remaining` (Lemma 1 / Theorem 1 with l >= 2, time models, remaining rows). Figures: ``fedtheory_reproductions.fedlrgd``. Results ledger:
 :mod:`.ledger`.
 """
@@ -21,7 +22,7 @@ PAPER = Paper(
     description="Low-rank structure of smooth latent-variable losses (Theorem 1) and FedLRGD's oracle "
                 "complexity against FedAve (Theorems 2-3).",
     modules=tuple(f"{__name__}.{m}" for m in ("time_models", "thm1", "thm2_fedlrgd", "thm2_chain", "assumption8",
-                                              "thm3_fedave", "fedave_runs", "appendix_c", "remaining"))
+                                              "thm3_fedave", "fedave_runs", "appendix_d", "appendix_c", "remaining"))
     + tuple(f"fedtheory_reproductions.{m}" for m in ("fedlrgd", "fedlrgd_fedave", "fedlrgd_alpha"))
     + (f"{__name__}.ledger",),
 )

@@ -13,16 +13,14 @@ ROWS = (
       "checked", section="App. A", claims=("fedlrgd.appA.holder-class",)),
     R("Eq. (69)", "equation",
       "Closed forms of the first data-derivatives of g_i: theta_i x_i s'(z) + s(z) - y (j = i), theta_j x_i s'(z) (j != i), "
-      "-x_i (j = d), with s the sigmoid and z = theta^T x.",
-      "unchecked", section="App. A",
-      reason="the catalogue differentiates g_i with sympy but never compares with the printed closed forms; a check would "
-             "evaluate both at random (x, y, theta) (the case labels d^2 f/(d theta_j d x_i) are also garbled)"),
+      "-x_i (j = d), with s the sigmoid and z = theta^T x; checked against sympy derivatives of the printed g_i (1e-16); the "
+      "case labels d^2 f/(d theta_j d x_i) are garbled (they should read d/d x_j of g_i).",
+      "checked", section="App. A", claims=("fedlrgd.eq69.derivatives",)),
     R("Eqs. (70)-(71)", "equation",
       "Per-case Hoelder bounds |Delta grad^s g_i| <= (3/4)||Delta x||_1 + |Delta y| (j = i), (1/2)||Delta x||_1 (j != i, "
-      "derived in (71)), |Delta x_i| (j = d).",
-      "unchecked", section="App. A",
-      reason="fedlrgd.appA.holder-class only tests the combined l1 bound (72); a check would compute the maximal quotient "
-             "separately for each case against its own constant 3/4 (+1 for y), 1/2 and 1"),
+      "derived in (71)), |Delta x_i| (j = d); checked per case on random pairs: quotients over the case constants 1.000 "
+      "(j = i, attained by |Delta y|; its x part 0.68 of 3/4), 0.53 (j != i), 1.000 (j = d).",
+      "checked", section="App. A", claims=("fedlrgd.eq70.case-constants",)),
     R("Eq. (72)", "equation",
       "|grad^s g_i(x1, y1) - grad^s g_i(x2, y2)| <= ||(x1, y1) - (x2, y2)||_1, so each g_i is (2, 1)-Hoelder (L2 = 1).",
       "checked", section="App. A", claims=("fedlrgd.appA.holder-class",)),
@@ -40,10 +38,8 @@ ROWS = (
     # ------------------------------------------------------------------ Appendix C
     R("App. C, parameter counts", "statement",
       "The MNIST one-hidden-layer network (K = 784) has p = 623,290 parameters and the CIFAR-10 CNN p = 1,553,220; d = 794 "
-      "and 3082.",
-      "unchecked", section="App. C",
-      reason="a check would recompute 784*784 + 784 + 784*10 + 10 = 623,290 and 1120 + 14,440 + 1,536,150 + 1510 = 1,553,220 "
-             "from the stated architectures (both match by hand)"),
+      "and 3082; checked by exact arithmetic from the stated architectures (all four match).",
+      "checked", section="App. C", claims=("fedlrgd.appC.parameter-counts",)),
     R("Eqs. (75)-(77)", "definition",
       "Experiment definitions: perturbations theta^(i) = theta* + (||theta*||_1/p) g_i (75), gradient tensor "
       "M_{ijq} = d f/d theta_q (x^(i); theta^(j)) (76), approximate rank = min{J: sum_{i<=J} sigma_i^2 >= 0.9 ||M_q||_F^2} (77).",
@@ -67,22 +63,27 @@ ROWS = (
     R("Lemma 3", "lemma",
       "FedAve convergence [30, Thm 1]: for T >= T0 = 4 max{kappa, 4 + 32 kappa^2 (1-tau)/(tau(m-1)), 4m/(mu^2 b)}, "
       "E[F(theta^(T))] - F* <= four terms in (T b + 1) (the printed 'epsilon' in terms 3-4 is Euler's e; terms 2 and 4 carry "
-      "inconsistent 8(1-tau)m/(tau(m-1)) vs 8(1-tau)/(tau(m-1)) factors).",
-      "unchecked", section="App. D",
-      reason="a check would run FedPAQ without quantization (step sizes from [30], not given here) on a strongly convex "
-             "quadratic or the Appendix A logistic risk with controlled stochastic-gradient variance sigma^2 and compare the "
-             "Monte Carlo E[F(theta^(T))] - F* with the four-term bound for T >= T0"),
+      "inconsistent 8(1-tau)m/(tau(m-1)) vs 8(1-tau)/(tau(m-1)) factors); checked on exact FedAve runs (FedPAQ without "
+      "quantisation, steps 4/(mu(kb+1)) as we read [30], Appendix A logistic risk with m = 8, mu = 1, exact sigma^2 = 0.061, "
+      "T in {T0, 2T0, 3T0}, five (tau, b) pairs in full mode): E gap <= (L1/2) E||theta_T - theta*||^2 <= bound everywhere, "
+      "the largest upper CI / bound 0.064; terms 1-2 alone already bound the runs, so the bound holds with e = Euler's "
+      "number and with the printed 'epsilon' -> 0 alike: the runs cannot decide erratum 7 (e is Euler's number by the "
+      "source's constants, not by these runs).",
+      "checked", section="App. D", claims=("fedlrgd.lemma3.runs",)),
     R("Lemma 4", "lemma",
       "|sin((1/3) arcsin(1 - t^2) + 2pi/3) - 1/2 - t/sqrt(6)| <= 5t^2/9 on [0, 1] (h(0) = 1/2, h'(0) = 1/sqrt(6), |h''| <= 10/9).",
       "checked", section="App. D", claims=("fedlrgd.lemma4",)),
     R("Eq. (78)", "equation",
       "Accuracy constraint m^2/(T^2 b^2) + b/(mT) <= eps/(C p), after keeping the dominant O(m^2 p/(T^2 b^2)) and O(bp/(mT)) "
-      "terms of Lemma 3.",
-      "not-checkable", section="App. D",
-      reason="proof step of Theorem 3 with an unspecified constant C (asymptotic term dropping)"),
+      "terms of Lemma 3; checked on exact FedAve runs (36 points: m in {4, 8, 16}, b in {1, 2, 4, 8}, T in {1, 2, 4} T0, "
+      "256 replicates): C = max E gap/(m^2 p/(T^2 b^2) + b p/(m T)) = 0.013, simultaneous 99.99% CI [0.0084, 0.0175]; the "
+      "gap decays like 1/T (fitted exponent -0.94, CI [-1.28, -0.60]), so a constant C exists, but the runs follow "
+      "T^-0.94 b^-0.95 m^-1.06 (the variance of averaged SGD, rms log residual 0.26), not the two-term form (exponent on "
+      "the form 0.49, CI [-0.01, 0.99], rms log residual 0.99): C is an upper envelope.",
+      "checked", section="App. D", claims=("fedlrgd.eq78.constant",)),
     R("Eq. (79)", "equation",
       "Gamma(FedAve) = min_{b,T > 0} T (b + phi tau m) s.t. m^2/(T^2 b^2) + b/(mT) <= eps~/C, eps~ = eps/p (printed eps/C).",
-      "checked", section="App. D", claims=("fedlrgd.thm3.fedave",)),
+      "checked", section="App. D", claims=("fedlrgd.thm3.fedave", "fedlrgd.thm3.runs")),
     R("Eqs. (80)-(81)", "equation",
       "The binding constraint gives T = bC/(2m eps~) + sqrt((bC/(2m eps~))^2 + C m^2/(eps~ b^2)) (80), within [x, 2x] for "
       "x = bC/(2m eps~) + (m/b) sqrt(C/eps~) (81); checked at the numerical optimum.",
@@ -91,21 +92,24 @@ ROWS = (
       "C1 = C/(2m eps~), C2 = m sqrt(C/eps~), C3 = phi tau m; surrogate g(b) = (C1 b + C2/b)(b + C3).",
       "not-checkable", section="App. D", reason="definitions of the proof of Theorem 3"),
     R("Eq. (85)", "equation",
-      "min_b g(b) <= Gamma(FedAve) <= 2 min_b g(b).",
-      "unchecked", section="App. D",
-      reason="a check would compare the numerically minimised Gamma of (79) with min_b g(b) (both already computed by "
-             "fedlrgd.thm3.fedave, which never compares them) and assert the factor-2 sandwich"),
+      "min_b g(b) <= Gamma(FedAve) <= 2 min_b g(b); checked on 384 points (m in {5, 100, 1e3, 1e4}, phi in {0.5, 5, 100, 1e4}, "
+      "tau in {0.1, 1}, eps~ in {1, 1e-2, 1e-4, 1e-6}, C in {0.01, 1, 100}; (85) needs no (88)), Gamma of (79) refereed by an "
+      "independent minimisation with T found by root finding (largest relative difference 3.8e-15), min g by scipy: "
+      "Gamma/min g in [1.0005, 1.1398], inside [1, 2] everywhere.",
+      "checked", section="App. D", claims=("fedlrgd.eq85.sandwich",)),
     R("Eqs. (86)-(87)", "equation",
       "Stationarity 2 C1 b^3 + C1 C3 b^2 - C2 C3 = 0 (86) and, with b = a - C3/6, the depressed cubic a^3 - (C3^2/12) a + "
       "(C3^3/108 - C2 C3/(2 C1)) = 0 (87), solved by Viete's formula b* = (C3/3)(sin((1/3) arcsin(1 - 54 C2/(C1 C3^2)) + "
       "2pi/3) - 1/2); checked: the numerical minimiser of g equals the Viete root.",
       "checked", section="App. D", claims=("fedlrgd.thm3.fedave",)),
     R("App. D, discriminant", "statement",
-      "Discriminant of (87) = phi^2 tau^2 m^6 sqrt(eps~/C)(phi^2 tau^2/2 - 27 sqrt(eps~/C)) > 0, and (88) implies the three "
-      "sufficient thresholds phi > 3 sqrt(6)/tau, phi >= 6 sqrt(3)/tau, phi >= 3/tau (times (eps~/C)^{1/4}).",
-      "unchecked", section="App. D",
-      reason="a check would verify the discriminant identity symbolically (sympy) and that phi >= 40/(C^{1/4} tau) with "
-             "eps~ in (0,1] implies each threshold (hence Lemma 4's t <= 1 and the final 4 phi tau m bound)"),
+      "Discriminant of (87) = phi^2 tau^2 m^6 sqrt(eps~/C)(phi^2 tau^2/2 - 27 sqrt(eps~/C)) > 0, and (88) implies the "
+      "sufficient thresholds phi > 3 sqrt(6)/tau, phi >= 6 sqrt(3)/tau, phi >= 3/tau (and the bracket's 40/tau), times "
+      "(eps~/C)^{1/4}; checked in sympy: (86) -> (87), sympy.discriminant of (87) equals the printed form, each threshold's "
+      "equivalence is an identity, and (88) with eps~ in (0, 1] implies each (monotone in phi tau C^{1/4} and eps~^{1/4}; "
+      "exact margins 40 - k = 32.65, 29.61, 37, 0); numerically at 192 points on and above (88)'s boundary Lemma 4's t <= "
+      "6 sqrt(3)/40 = 0.2598 < 1 and the Viete b* lies in sqrt(C2/C1) +- 10 C2/(C1 C3).",
+      "checked", section="App. D", claims=("fedlrgd.appD.discriminant",)),
     R("Eq. (88)", "equation",
       "Proof hypothesis phi >= 40/(C^{1/4} tau).",
       "not-checkable", section="App. D",
@@ -115,18 +119,21 @@ ROWS = (
       "(C/eps~)^{3/4}.",
       "checked", section="App. D", claims=("fedlrgd.thm3.fedave",)),
     R("App. D, T >= T0 note", "remark",
-      "At the optimum, T >= T0 = Theta(m/b) (Lemma 3's range) and b* = O(m) are asserted to hold.",
-      "unchecked", section="App. D",
-      reason="a check would compare T* from (80) at b* with Lemma 3's T0 = 4 max{kappa, 4 + ..., 4m/(mu^2 b*)}; a quick "
-             "computation (m = 1000, phi = 100, mu = 0.1, kappa = 2) finds T* < T0 unless C/eps~ >~ 64/mu^4, so the note is only "
-             "asymptotic in eps~ (or needs C large), not 'for all eps in (0,1]'"),
+      "At the optimum, T >= T0 = Theta(m/b) (Lemma 3's range) and b* = O(m) are asserted to hold, for all eps in (0, 1] "
+      "(Theorem 3). Erratum: with (88), T of (80) at the Viete b* (either integer rounding) is below Lemma 3's T0 at 504 of "
+      "2016 grid points (m 10..1e4, eps~ 1..1e-10, C 1..1e4, mu 0.1/0.5, kappa 2/10, tau 0.5/1; worst T/T0 = 0.0012 at m = 10, "
+      "eps~ = C = 1, mu = 0.1, kappa = 10, tau = 0.5), with mu^4 C/eps~ up to 198 among the failures (all 504 fail at the "
+      "minimiser of (79) itself too; T by root finding, not (80)); T >= T0 holds at all 1200 "
+      "points meeting the derived sufficient condition sqrt(2) x^3 >= 4 max{kappa, 4 + 32 kappa^2 (1 - tau)/(tau (m - 1)), "
+      "16 x/mu^2}, x = (C/eps~)^{1/4} (asymptotically C/eps~ >= 2048/mu^4): the note holds for small eps~ or large C only. "
+      "b* = O(m) is the upper end of (89), checked by fedlrgd.thm3.fedave.",
+      "checked", section="App. D", claims=("fedlrgd.appD.T-ge-T0.erratum",)),
     # ------------------------------------------------------------------ Appendix E
     R("App. E, first-term estimate", "statement",
       "e sqrt(d) 2^d (eta+d)^d <= e (2c2+4alpha+6) d^{d+1/2} = O(d^{2d+1/2}) (printed without the exponent d on "
-      "(2c2+4alpha+6)), sub-polynomial in n for d = O(log(n)^lambda).",
-      "unchecked", section="App. E",
-      reason="a check would evaluate e sqrt(d) 2^d (eta+d)^d at eta = (c2+2alpha+2)d against the printed e(2c2+4alpha+6) "
-             "d^{d+1/2} (fails already at d = 2) and the corrected e (2c2+4alpha+6)^d d^{d+1/2}"),
+      "(2c2+4alpha+6)), sub-polynomial in n for d = O(log(n)^lambda); checked in exact rationals over Prop. 1's eta range: the "
+      "printed form fails at 80 of 100 points (every d >= 2), the corrected one holds (with equality at the top).",
+      "checked", section="App. E", claims=("fedlrgd.appE.first-term.erratum",)),
     R("Eq. (90)", "equation",
       "r = O(sub-poly(n) (p/eps)^{1/(2 c1)}) under Proposition 1's scalings, and S = Theta(log(p/eps)) = O(log r); checked: the "
       "p/eps exponent of Gamma (r^2 dominating) with r the smallest rank the proof of Theorem 2 admits, 0.2506 = 2 x 1/(2 c1) "

@@ -30,19 +30,24 @@ ROWS = (
       "checked", section="II-B", claims=("fedlrgd.eq6.exponent.erratum",)),
     R("Eq. (7)", "assumption",
       "Assumption 4 (non-singularity): for distinct data y^(1..r) and (a.e.) distinct parameters, G^(i)_{jk} = g_i(y^(j); "
-      "theta^(k)) is invertible.",
-      "unchecked", section="II-B",
-      reason="a check would report sigma_min(G^(i)) against r for the Appendix A logistic g_i in extended precision (mpmath), "
-             "to tell true singularity from double-precision rank loss (in double precision G is numerically singular "
-             "beyond moderate r: FedLRGD runs fall back to least squares with a warning)"),
+      "theta^(k)) is invertible; checked on Appendix A's logistic g_i at random distinct data and nodes (d = 2, 3): G rebuilt "
+      "and inverted in mpmath (>= log10 cond + 25 digits, referee +20 digits) has sigma_min > 0 and stable to 1e-6, e.g. "
+      "2.2e-43 at r = 16 and 3.1e-64 at r = 24 (d = 2), 1.6e-15 at r = 32 (d = 3), where double precision calls G singular "
+      "(the paper asserts (7) for no instance; 'any distinct samples' cannot be sampled, only random nodes are covered).",
+      "checked", section="II-B", claims=("fedlrgd.asm7.invertible",)),
     R("Eq. (8)", "assumption",
       "Assumption 5 (conditioning): ||(G^(i))^{-1}||_op <= r^alpha for an absolute alpha >= 1, i.e. sigma_min(G^(i)) decays "
-      "at most polynomially in r.",
-      "not-checkable", section="II-B",
-      reason="assumption of Theorem 2, asserted by the paper for no instance (Appendix A's example is only shown to satisfy "
-             "(4)-(6)), so no computation can refute it; the former fedlrgd.asm8.conditioning measurement (alpha_hat(r) = "
-             "log||G^{-1}||/log r on the Appendix A logistic kernel, 4.4 at r = 2 to 10.4 at r = 18, growing: an analytic "
-             "kernel has exponentially small sigma_min, so no fixed alpha fits it) is not a verdict and was removed"),
+      "at most polynomially in r; asserted for no instance (Appendix A shows (4)-(6) only). Checked: a constructed loss (g = "
+      "min(x, theta) + mu theta, class (1, 1), mu-strongly convex, theta^(k) = x^(0,k) at separated data) satisfies it with "
+      "a fixed alpha (full mode, t intervals across replicates at the claim level: log-log slope 1.03 [1.02, 1.04], local "
+      "exponent trend -0.008 [-0.020, 0.004] per unit log r, alpha = 2.17 for r = 4..512); Appendix A's analytic logistic g_i violates it for every fixed alpha (log ||G^-1|| ~ b r^(1/p): "
+      "b = 6.4 [3.0, 9.7] for p = 1, local exponent 15 -> 131 over r = 2..24; b = 5.8 [3.6, 8.0] for p = 2, 7.7 -> 22 over "
+      "r = 4..64). Read literally ('any distinct samples') (8) holds for no continuous g (two nearby samples make G nearly "
+      "singular); with (6) and Lemma 1 it forces alpha >= eta/d - 1 - o(1), i.e. eta <= (alpha + 1) d, against Theorem 2's "
+      "eta > (2 alpha + 2) d.",
+      "checked", section="II-B", claims=("fedlrgd.asm8.good-kernel", "fedlrgd.asm8.logistic-violates",
+                                          "fedlrgd.asm8.eta-ceiling"),
+      figures=("fedlrgd.alpha",)),
     R("Eq. (9)", "assumption",
       "Assumption 6 (boundedness): sup_x sup_theta |g_i(x; theta)| <= B.",
       "not-checkable", section="II-B",
@@ -54,10 +59,10 @@ ROWS = (
       "not-checkable", section="II-B",
       reason="definitions (note FedLRGD is analysed in sense (11), FedAve in the weaker sense (12))"),
     R("Eq. (13)", "equation",
-      "Descent lemma: F(theta - grad F(theta)/L1) - F(theta) <= -||grad F(theta)||^2/(2 L1) when grad F is L1-Lipschitz.",
-      "unchecked", section="II-C",
-      reason="a check would evaluate both sides at random theta in [-1,1]^{d-1} for the Appendix A regularised logistic risk "
-             "with L1 = (d-1)/2 + mu (and with the tighter (d-1)/4 + mu) and count violations"),
+      "Descent lemma: F(theta - grad F(theta)/L1) - F(theta) <= -||grad F(theta)||^2/(2 L1) when grad F is L1-Lipschitz; "
+      "checked on the Appendix A risk (d = 2, 4) at uniform theta in [-1,1]^(d-1) with L1 = (d-1)/2 + mu and the tighter "
+      "(d-1)/4 + mu: 0 violations in 400 (quick) points.",
+      "checked", section="II-C", claims=("fedlrgd.eq13.descent-lemma",)),
     R("Eqs. (14)-(15)", "equation",
       "Heuristic SVD expansion g_i(x, theta) = sum_j sigma_j u_j(x) v_j(theta) of the kernel (14) and the induced expansion of "
       "the sampled matrix G^(i) (15), motivating non-singularity.",
@@ -66,33 +71,33 @@ ROWS = (
     # ------------------------------------------------------------------ Section II-D time model
     R("Eq. (16)", "equation",
       "The Erlang(b, 1) CDF is a von Mises function with auxiliary function a(x) = sum_{k<b} (b-1)!/(b-k-1)! x^{-k} = "
-      "1 + (b-1)/x + O(x^{-2}).",
-      "unchecked", section="II-D",
-      reason="a check would compare the closed form with (1 - F_Y(x))/f_Y(x) from scipy.stats.gamma on a grid of x and b and "
-             "confirm the 1 + (b-1)/x expansion for x >> b"),
+      "1 + (b-1)/x + O(x^{-2}); checked: the closed form equals scipy's (1 - F_Y)/f_Y to 1.4e-13 (b in {1, 2, 5, 20, 60}, x in "
+      "[0.1, 1000]) and x^2 (a - 1 - (b-1)/x) -> (b-1)(b-2).",
+      "checked", section="II-D", claims=("fedlrgd.eq16.auxiliary-function",)),
     R("Eq. (17)", "equation",
-      "Gumbel limit: (max{Y_1..Y_k} - F^{-1}(1 - 1/k))/a(F^{-1}(1 - 1/k)) converges in law to exp(-e^{-x}).",
-      "unchecked", section="II-D",
-      reason="a check would simulate maxima of k Erlang(b,1) draws, normalise them with scipy quantiles and (16), and "
-             "KS-test against the Gumbel CDF for growing k"),
+      "Gumbel limit: (max{Y_1..Y_k} - F^{-1}(1 - 1/k))/a(F^{-1}(1 - 1/k)) converges in law to exp(-e^{-x}); checked: the exact "
+      "Kolmogorov distance of the normalised maximum to Gumbel decreases strictly for k = 10..1e12 (b = 20: 0.035 -> 0.0017; "
+      "slowly, about 1/log k, for b > 1), and simulated normalised maxima pass a KS test against the exact law F^k.",
+      "checked", section="II-D", claims=("fedlrgd.eq17.gumbel-limit",)),
     R("Eq. (18)", "equation",
-      "Approximation F_Y^{-1}(1 - 1/k) ~ log(k) + b for the Erlang(b,1) quantile.",
-      "unchecked", section="II-D",
-      reason="a check would tabulate scipy.stats.gamma.isf(1/k, b) / (log k + b) over a (b, k) grid (spec: b = 20, k = 1e4 "
-             "gives 41.0 vs 29.2); fedlrgd.eq19.erlang-max cites (18) but only tests the end result (19)"),
+      "Approximation F_Y^{-1}(1 - 1/k) ~ log(k) + b for the Erlang(b,1) quantile; checked as an order-of-magnitude "
+      "approximation: F^{-1}/(log k + b) lies in [0.697, 1.506] over b = 1..1000, k = 10..1e12 (b = 20, k = 1e4: 41.0 vs "
+      "29.2), while the additive error grows to 211.",
+      "checked", section="II-D", claims=("fedlrgd.eq18.quantile-table",)),
     R("Eq. (19)", "equation",
       "Expected epoch computation time b + E[max of tau m Erlang(b,1)] ~ gamma a(F^{-1}) + F^{-1} + b ~ log(tau m) + 2b "
       "(+Theta(1)); checked only as an order-of-magnitude approximation (within a factor 2): Monte Carlo exceeds "
       "log(tau m) + 2b by an amount growing with b.",
       "checked", section="II-D", claims=("fedlrgd.eq19.erlang-max",)),
     R("Eq. (20)", "equation",
-      "Server-only computation: b + E[Y] = 2b for Y ~ Erlang(b, 1).",
-      "unchecked", section="II-D",
-      reason="a check would compare the Monte Carlo mean of b + Erlang(b,1) with 2b (exact since E[Y] = b); trivial"),
+      "Server-only computation: b + E[Y] = 2b for Y ~ Erlang(b, 1); checked: Monte Carlo of b costs 1 + Exp(1) matches 2b "
+      "(b = 1, 5, 20, 100; max |z| 1.38 at n = 8000) and b + scipy's Erlang mean is 2b exactly.",
+      "checked", section="II-D", claims=("fedlrgd.eq20.server-2b",)),
     R("Eq. (21)", "equation",
       "Expected computation time per epoch: 2b + log(tau m) if the active clients compute, 2b if the server computes; checked: "
-      "the client case, via (19) (order of magnitude only); the server case (20) is not.",
-      "checked", section="II-D", claims=("fedlrgd.eq19.erlang-max",)),
+      "the client case, via (19) (order of magnitude only); the server case (20) exactly (scipy's mean of b + Erlang(b, 1) is "
+      "2b) and by Monte Carlo (max |z| 1.38).",
+      "checked", section="II-D", claims=("fedlrgd.eq19.erlang-max", "fedlrgd.eq20.server-2b")),
     R("Eq. (22)", "equation",
       "Upload completion time S = inf{t: D(t) = tau m} of a stationary M/M/1 queue (arrival rate 1, service rate nu > 1) is "
       "Erlang(tau m, 1) by Burke's theorem.",
@@ -105,10 +110,10 @@ ROWS = (
       "not-checkable", section="II-D",
       reason="modelling definition: (23) rescaled by the ratio phi"),
     R("Eq. (25)", "equation",
-      "Expected epoch running time: 2b + log(tau m) + phi tau m (Type A), 2b (Type B), phi tau m (Type C).",
-      "unchecked", section="II-D",
-      reason="a check would simulate whole epochs of each type (max of tau m Erlang computations, then M/M/1 uploads scaled by "
-             "phi) and compare the mean times with the three expressions"),
+      "Expected epoch running time: 2b + log(tau m) + phi tau m (Type A), 2b (Type B), phi tau m (Type C); checked on "
+      "simulated whole epochs (Erlang computations, M/M/1 uploads): B and C match exactly (z tests, max |z| 1.19), A lies "
+      "within 1.01-1.07 of its approximation (an order-of-magnitude reading, as (19)).",
+      "checked", section="II-D", claims=("fedlrgd.eq25.epoch-times", "fedlrgd.eq20.server-2b")),
     R("Eq. (26)", "equation",
       "Orders: Theta(b + phi tau m), Theta(b), Theta(phi tau m) for epoch types A, B, C.",
       "not-checkable", section="II-D", reason="Theta-order restatement of (25)"),
@@ -123,18 +128,21 @@ ROWS = (
       reason="definitions (Sec. III-A allows any q > 0, the Theorem 2 proof needs q >= 1)"),
     R("Lemma 1", "lemma",
       "Uniform piecewise polynomial approximation: the piecewise degree-l Taylor approximant P_{q,l} on S_{d,q} satisfies "
-      "sup_y |g(y; theta) - P_{q,l}(y; theta)| <= L2/(l! q^eta), l = ceil(eta) - 1, for any q > 0.",
-      "checked", section="III-A", claims=("fedlrgd.lemma1.taylor",)),
+      "sup_y |g(y; theta) - P_{q,l}(y; theta)| <= L2/(l! q^eta), l = ceil(eta) - 1, for any q > 0; checked for l = 0..3, and "
+      "for l = 2, 3 on a class member that attains the bound up to l! Gamma(eta-l+1)/Gamma(eta+1) (0.533, 0.457), so the l! "
+      "is needed and exercised.",
+      "checked", section="III-A", claims=("fedlrgd.lemma1.taylor", "fedlrgd.lemma1.high-order")),
     R("Eqs. (29)-(31)", "definition",
       "Latent variable model M_ij = g(y^(i); theta^(j)) (29), its SVD (30) and best rank-r approximation M_r (31, "
-      "Eckart-Young-Mirsky).",
-      "not-checkable", section="III-A",
-      reason="definitions; (31) is the classical Eckart-Young-Mirsky theorem (used by svd_tail in the checks)"),
+      "Eckart-Young-Mirsky); (29)-(30) are definitions; checked: the SVD tail used by every Theorem 1 check equals "
+      "||M - M_r||_F^2/(nk) of the explicit truncated SVD to 1e-12.",
+      "checked", section="III-A", claims=("fedlrgd.thm1.high-order",)),
     R("Theorem 1", "theorem",
       "Low rank approximation: for r >= r* = e sqrt(d) 2^d (l+d)^d (and r <= min(n,k)), (1/(nk)) ||M - M_r||_F^2 <= "
       "L2^2 e^{2eta/d} d^{eta/d} 4^eta (l+d)^{2eta}/(l!)^2 r^{-2eta/d}; the printed (l)^2 denominator is corrected to (l!)^2 "
-      "from the proof; the bound equals L2^2/(l!)^2 at r*.",
-      "checked", section="III-A", claims=("fedlrgd.thm1.svd-tail", "fedlrgd.thm1.bound-shape"),
+      "from the proof; the bound equals L2^2/(l!)^2 at r*; checked also with l = 3 (eta = 3.5, 4) and the proof chain "
+      "(50)-(51) with an explicit cover.",
+      "checked", section="III-A", claims=("fedlrgd.thm1.svd-tail", "fedlrgd.thm1.bound-shape", "fedlrgd.thm1.high-order"),
       figures=("fedlrgd.theorem1",)),
     R("Theorem 1, printed (l)^2", "statement",
       "The statement of Theorem 1 prints (l)^2 in the denominator of the bound; the last line of its proof has (l!)^2.",
@@ -146,10 +154,14 @@ ROWS = (
              "fedlrgd.thm1.bound-shape, whose bound(r*) = L2^2/(l!)^2 identity fails for the printed form at l = 0, 3, 4)"),
     R("Footnote 7", "remark",
       "l_inf-coverings (honeycomb cubes) give a worse bound in Lemma 1 than the modified minimal l1-covering.",
-      "unchecked", section="III-A",
-      reason="stated without proof and without saying what is held fixed; a check would compare, at equal cell counts N, the "
-             "sup error of the Taylor approximant on an l_inf cube grid (l1 radius up to d/(2 N^{1/d})) with that on an explicit "
-             "l1 cover, for test functions with known (eta, L2)"),
+      "not-checkable", section="III-A",
+      reason="'it can be verified that l_inf-coverings produce a worse bound in Lemma 1' does not say what is held fixed. At "
+             "equal radius 1/q it is trivial (an l_inf ball of radius 1/q has l1 radius d/q, so the proof gives L2 d^eta/(l! "
+             "q^eta)); at equal cell count N, the count that matters for the rank (51), it is not true with the paper's own "
+             "counts: l_inf cubes tile with (q/2)^d cells, the l1 cover is bounded by d!(q+1)^d, so the l1 bound over the "
+             "l_inf bound tends to (2 (d!)^{1/d}/d)^eta = 2^eta, 1.41^eta, 1.21^eta, 1.11^eta, 1.04^eta for d = 1..5 "
+             "(l1 worse) and 0.998^eta, 0.966^eta, ... -> (2/e)^eta for d >= 6 (l1 better); the minimal l1 cover count, "
+             "which would decide it, is unknown for general d (for d = 2 diamonds tile and l1 wins by 2^{eta/2})"),
     # ------------------------------------------------------------------ Section III-B FedLRGD
     R("Eq. (32)", "equation",
       "grad F(theta) = (1/n) sum_k grad f(x^(0,k); theta) + (1/n) sum_c sum_j grad f(x^(c,j); theta).",
@@ -170,8 +182,10 @@ ROWS = (
     R("Eqs. (37)-(39)", "equation",
       "Weights interpolate at the r nodes: [g_i(x^(c,j); theta^(k))]_k = w_j G^(i) (37), w_j = row G^{-1} (38), v^(i,c)_k = "
       "sum_j w^(i,c)_{jk} (39), so (35) = (38) + (39); checked: the resulting gradient estimate equals grad F exactly "
-      "(<= 1e-10) at the r interpolation nodes.",
-      "checked", section="III-B", claims=("fedlrgd.alg1.counters",)),
+      "(<= 1e-10) at the r interpolation nodes; and with the w_j formed explicitly one client sample at a time, (37) holds, "
+      "sum_j w_j equals the algorithm's v^(i,c) and the run's estimate (41) equals the explicit-weight one at every GD iterate "
+      "(full mode: largest relative discrepancy 1.2e-15 over the 40 of 44 runs with cond(G) <= 1e10, tolerance 1e3 u cond(G)).",
+      "checked", section="III-B", claims=("fedlrgd.alg1.counters", "fedlrgd.thm2.weights-explicit")),
     R("Eqs. (40)-(42)", "equation",
       "Gradient estimate grad_hat F_i(theta) = (1/n) sum_k g_i(x^(0,k); theta)(1 + sum_c v^(i,c)_k) (40)-(41) and inexact "
       "GD step theta^(gamma) = theta^(gamma-1) - grad_hat F(theta^(gamma-1))/L1 (42).",
@@ -192,13 +206,17 @@ ROWS = (
       "rank <= r; checked: rank(N) <= (#cells) C(l+d, d) for explicit covers.",
       "checked", section="III-C", claims=("fedlrgd.lemma1.taylor",)),
     R("Eq. (45)", "assumption",
-      "Non-singularity of monomials: Phi_{w,j} = phi_w(x^(0,j)) is invertible.",
-      "not-checkable", section="III-C",
-      reason="assumption on the server data, asserted for no instance; note Phi is block-structured by cell, so it can only be "
-             "invertible if every cell of S_{d,q} holds exactly C(l+d, d) unisolvent server samples"),
+      "Non-singularity of monomials: Phi_{w,j} = phi_w(x^(0,j)) is invertible, with q fixed so that r = D|S_{d,q}|; checked "
+      "(erratum, spec 10): |S_{d,q}| is an integer step function of q, so r = D|S_{d,q}| is attainable only on a lattice "
+      "(d = 1, D = 3: 18 of the 28 integers in range unattainable); Phi is singular for 323/600 i.i.d. uniform server draws "
+      "and invertible for 600/600 draws with D unisolvent samples per cell (full mode).",
+      "checked", section="III-C", claims=("fedlrgd.eq45.lattice-unisolvence.erratum",)),
     R("Eq. (46)", "assumption",
       "Non-singularity of approximation: P^(i)_{jk} = P_{q,l}(x^(0,j); theta^(k)) is invertible for distinct theta^(k).",
-      "not-checkable", section="III-C", reason="assumption, asserted for no instance"),
+      "not-checkable", section="III-C",
+      reason="assumption for every node set, asserted for no instance; measured in fedlrgd.eq54-58.approximant (full "
+             "mode): cond(P) <= 6.8e4 on the PolyTanhKernel instances and <= 5.5e6 on the logistic cover with r = 3, but up "
+             "to 1.1e19 (numerically singular in double precision) on the logistic cover with r = 12"),
     R("Theorem 2", "theorem",
       "Under Sec. II-B, (45)-(46), 0 < eps <= 9(B+3)^4 p/(8 mu), eta > (2 alpha + 2) d and tau = 1, FedLRGD with r from (47) and "
       "S from (48) returns an eps-approximate solution (11) with Gamma = r^2 + rs + rS + phi m r; checked: the Gamma count on "
@@ -210,8 +228,10 @@ ROWS = (
       "r = ceil(max{e sqrt(d) 2^d (eta+d)^d, (K1 (kappa A/((kappa-1) eps))^{d/2})^{1/(eta - (2alpha+2)d)}}), K1 = L2^d eta^d "
       "e^{eta(d+1)} d^{eta/2} (2eta+2d)^{eta d}/(eta-1)^{eta d}, A = F(theta0) - F* + 9(B+3)^4 p/(2mu); the printed bracket "
       "puts the exponent on the whole max; checked against the proof itself: at the printed r the q the proof derives is < 1 "
-      "(and (61) fails), at the corrected r q >= 1 and (61) holds with exact l!.",
-      "checked", section="III-C", claims=("fedlrgd.eq47.bracket.erratum", "fedlrgd.abstract.exponent.erratum")),
+      "(and (61) fails), at the corrected r q >= 1 and (61) holds with exact l!; and the corrected r meets both lower bounds "
+      "of the proof (72 grid points, 50-digit referee).",
+      "checked", section="III-C", claims=("fedlrgd.eq47.bracket.erratum", "fedlrgd.abstract.exponent.erratum",
+                                          "fedlrgd.eq47.both-lower-bounds")),
     R("Eq. (48)", "equation",
       "S = ceil(log(A/eps)/log(kappa/(kappa-1))), which gives (1 - 1/kappa)^S A <= eps (needs kappa > 1).",
       "checked", section="III-C", claims=("fedlrgd.thm2.S-and-delta",)),
@@ -219,20 +239,28 @@ ROWS = (
     R("Theorem 3", "theorem",
       "FedAve (FedPAQ without quantization): under smoothness, strong convexity, sigma^2 = O(p), b = O(m), "
       "E||theta^(T0) - theta*||^2 = O(p), for eps in (0,1], phi large and m large, Gamma(FedAve) = min_{b,T} T(b + phi tau m) = "
-      "O(phi m (p/eps)^{3/4}); checked: the closed-form optimisation (79)-(89), Gamma in [3/4, 8] phi tau m (C/eps~)^{3/4}; "
-      "Lemma 3 and the reduction to (78) are not.",
-      "checked", section="III-D", claims=("fedlrgd.thm3.fedave",), figures=("fedlrgd.complexity",)),
+      "O(phi m (p/eps)^{3/4}); checked: the closed-form optimisation (79)-(89), Gamma in [3/4, 8] phi tau m (C/eps~)^{3/4}, and "
+      "on exact FedAve runs (m = 8, phi = 200, eps = 2e-5, b <= m): the measured min_b T(b + phi tau m) = 4.8e4 (at b = 8 = m) "
+      "is below the bracket [2.0e5, 2.1e6] computed with the fitted C (upper CI 0.0093), so the O(.) upper bound holds with "
+      "room; the Viete root b* = 2.05 does not locate the measured optimum (the bound is loose in b). C of (78): 0.013 "
+      "[0.0084, 0.0175] on a (T, b, m) grid.",
+      "checked", section="III-D", claims=("fedlrgd.thm3.fedave", "fedlrgd.thm3.runs", "fedlrgd.eq78.constant"),
+      figures=("fedlrgd.complexity", "fedlrgd.fedave")),
     R("Proposition 1", "proposition",
       "With s = O(phi m), d = O(log(n)^lambda), eps = Theta(n^{-beta}), (c1+2alpha+2)d <= eta <= (c2+2alpha+2)d, c2 > c1 >= "
       "2/xi, F(theta0) - F* = O(p): Gamma(FedLRGD) = O(phi m (p/eps)^xi), Gamma(FedAve) <= Gamma_+ = Theta(phi m (p/eps)^{3/4}), "
       "and Gamma(FedLRGD)/Gamma_+(FedAve) -> 0; checked along the stated scalings (d = 1, eta = (c1+2alpha+2)d) by "
-      "evaluating both formulas.",
-      "checked", section="III-D", claims=("fedlrgd.prop1.ratio",), figures=("fedlrgd.complexity",)),
+      "evaluating both formulas, and on exact runs (logistic, m = 4..512, s = 10, eps = 2e-4 n^{-1/2}, phi = 200): measured "
+      "Gamma(FedLRGD) (r = 3-4) over Gamma_+ with FedAve's fitted C has log-log slope -0.30 in m, 99.995% CI [-0.35, -0.24]; "
+      "the p/eps exponent of the measured r is 0.16 [0.05, 0.28] and of (47) exactly 1/(2c1) = 0.125, both < 3/4. Against "
+      "FedAve's measured Gamma (not Gamma_+) the ratio grows (0.033, 0.27, 0.36 at m = 4, 16, 64): the limit holds for the "
+      "upper bound, not for these runs.",
+      "checked", section="III-D", claims=("fedlrgd.prop1.ratio", "fedlrgd.prop1.runs"),
+      figures=("fedlrgd.complexity", "fedlrgd.fedave")),
     R("Footnote 11", "remark",
-      "F(theta0) - F* <= L1 ||theta0 - theta*||_2^2 = O(p) (mean value theorem + Lipschitz gradient).",
-      "unchecked", section="III-D",
-      reason="a check would compute F(theta0) - F* and L1 ||theta0 - theta*||^2 (and the sharper L1/2 version) at random "
-             "theta0 in [-1,1]^p for the Appendix A logistic risk, with theta* from a converged exact GD run"),
+      "F(theta0) - F* <= L1 ||theta0 - theta*||_2^2 = O(p) (mean value theorem + Lipschitz gradient); checked on the Appendix "
+      "A risk (p = 1, 3, 7), also with the sharper L1/2: the ratio to L1 ||.||^2 is at most 0.15.",
+      "checked", section="III-D", claims=("fedlrgd.fn11.initial-gap",)),
     # ------------------------------------------------------------------ Section IV proofs
     R("Eq. (49)", "equation",
       "Taylor polynomial P_I(y; theta) = sum_{|s|<=l} grad^s g(z_I; theta)/s! (y - z_I)^s around the centre z_I of each cell.",
@@ -243,8 +271,9 @@ ROWS = (
       "checked", section="IV-B", claims=("fedlrgd.lemma1.taylor",)),
     R("Eq. (51)", "equation",
       "rank(N) <= |N| C(l+d, d) <= d! C(l+d, d) (q+1)^d via the volumetric covering bound |N| <= d!(q+1)^d; checked: the first "
-      "inequality (rank <= cells x C(l+d,d)); the covering-number bound d!(q+1)^d is not.",
-      "checked", section="IV-B", claims=("fedlrgd.lemma1.taylor",)),
+      "inequality (rank <= cells x C(l+d,d)) and, for explicit covers (whose cell count bounds the minimal one), the "
+      "volumetric d! C(l+d,d)(q+1)^d, l = 0..3.",
+      "checked", section="IV-B", claims=("fedlrgd.lemma1.taylor", "fedlrgd.eq51.volumetric")),
     R("Eq. (52)", "equation",
       "d! C(l+d, d) <= e sqrt(d) (l+d)^d (binomial bound + Stirling).",
       "checked", section="IV-B", claims=("fedlrgd.thm1.bound-shape",)),
@@ -260,49 +289,58 @@ ROWS = (
       "checked", section="V", claims=("fedlrgd.eq53.lemma2",)),
     R("Eqs. (54)-(58)", "equation",
       "Lemma 1 for g_i (54), rank-r form (55)-(56) with phi_w = 1{x in I} x^v, psi_w = [V_I]_v (the printed theta in R^d should "
-      "be R^p), exact interpolation P(x^(j)) = sum_k a_jk P(x^(k)) (57) and a_j = [P(x^(j); theta^(k))]_k (P^(i))^{-1} (58).",
-      "not-checkable", section="V",
-      reason="proof steps of Theorem 2 (they need an explicit cover with r = C(l+d,d)|S_{d,q}| and assumptions (45)-(46))"),
+      "be R^p), exact interpolation P(x^(j)) = sum_k a_jk P(x^(k)) (57) and a_j = [P(x^(j); theta^(k))]_k (P^(i))^{-1} (58); "
+      "checked on instrumented runs with an explicit cover, r = D|S_{d,q}| and D unisolvent server samples per cell "
+      "(44 runs, l in {1, 2, 3}, full mode): sup|g_i - P_{q,l}| / (L2/(l! q^eta)) <= 0.37 (54); a_j = phi(x_j) Phi^{-T} "
+      "interpolates P at every path theta to 1.2e-14 (57) and equals (58)'s route to 7.9e-11 where cond(P) <= 1e10.",
+      "checked", section="V", claims=("fedlrgd.eq54-58.approximant", "fedlrgd.eq45.lattice-unisolvence.erratum")),
     R("Eq. (59)", "equation",
       "||a_j - w_j||_2 <= L2 sqrt(r)/(l! q^eta) ||G^{-1}|| + L2 r^{3/2}/(l! q^eta) (B + L2/(l! q^eta)) ||G^{-1}||^2/(1 - "
       "||G^{-1}|| r L2/(l! q^eta)), valid when ||G^{-1}|| r L2 < l! q^eta (step (iv) has a misplaced parenthesis; the final "
-      "line is right).",
-      "unchecked", section="V",
-      reason="a check would, for d = 1 and a function with known (eta, L2), place C(l+1,1) server points per cell of an explicit "
-             "cover, compute a_j from (58) and w_j from (38), and compare ||a_j - w_j|| with the right-hand side whenever its "
-             "validity condition holds"),
+      "line is right); checked on instrumented runs (explicit cover, a_j from Phi and from (58), w_j from (38), measured "
+      "||G^{-1}||, full mode): the premise held in 36 of 36 PolyTanhKernel runs (l = 1, 2, 3) and in 0 of 8 logistic "
+      "runs; where it held, max_j ||a_j - w_j|| / rhs <= 0.029, no violation.",
+      "checked", section="V", claims=("fedlrgd.eq59.coefficient-distance",)),
     R("Eq. (60)", "equation",
       "|d_i F - grad_hat F_i| <= L2 r^{2alpha+2}/(l! q^eta) (2 + B + L2/(l! q^eta))^2 (1/(1 - L2 r^{alpha+1}/(l! q^eta)) + 1), "
-      "using max_j sum_k |w_jk| <= ||G^{-1}|| B r and (8).",
-      "unchecked", section="V",
-      reason="a check would, on exact FedLRGD runs, compare max_j sum_k |w_jk| with ||G^{-1}||_op B r (step (vi)), and "
-             "evaluate (60) with the measured ||G^{-1}|| in place of r^alpha against the measured gradient error, for an instance "
-             "with known (eta, L2, B) and explicit q"),
+      "using max_j sum_k |w_jk| <= ||G^{-1}|| B r and (8); checked on instrumented runs (full mode): the auxiliary bound on all "
+      "44 runs (ratio <= 0.28), and every step |dF_i - grad_hat F_i| <= (53) <= (i) <= ... <= (viii) at all 2160 iterates "
+      "of the 36 runs where L2 r^{alpha+1} < l! q^eta (alpha = max(1, log||G^{-1}||/log r)); error / (60) <= 4.2e-6. Steps "
+      "(iv)-(vi) as printed put ||G^{-1}||^2/(1 - .) on both summands; with that grouping a step ((vi) <= (vii)) fails at "
+      "1380 of the 2160 iterates (erratum; the final (60) is right).",
+      "checked", section="V", claims=("fedlrgd.eq60-62.gradient-error", "fedlrgd.thm2.weight-l1-bound",
+                                      "fedlrgd.eq60.step-iv.erratum")),
     R("Eq. (61)", "equation",
-      "Hypothesis L2 r^{2alpha+2}/(l! q^eta) <= delta for some delta in (0, 1/2].",
-      "not-checkable", section="V", reason="hypothesis fixing delta (the choice of r) inside the proof of Theorem 2"),
+      "Hypothesis L2 r^{2alpha+2}/(l! q^eta) <= delta for some delta in (0, 1/2]; checked: delta computed on every "
+      "instrumented run with the measured alpha = max(1, log||G^{-1}||/log r) and the explicit q, l (full mode): <= 1/2 in "
+      "18 of 36 PolyTanhKernel runs (l = 1: 11/12, l = 2: 3/12, l = 3: 4/12; delta from 0.03), never on the logistic "
+      "example (delta >= 3.9e7 at r = 3, >= 3.2e36 at r = 12); (62) asserted at the 1080 iterates where it held.",
+      "checked", section="V", claims=("fedlrgd.eq60-62.gradient-error",)),
     R("Eq. (62)", "equation",
       "Under (61): |d_i F - grad_hat F_i| <= delta (2 + B + delta)^2 (1/(1-delta) + 1) <= 3 (B+3)^2 delta, hence "
-      "||grad_hat F - grad F||^2 <= 9 (B+3)^4 delta^2 p; checked: the scalar inequality on a delta grid for several B; the "
-      "gradient-error bound itself is not verified on runs.",
-      "checked", section="V", claims=("fedlrgd.thm2.S-and-delta",)),
+      "||grad_hat F - grad F||^2 <= 9 (B+3)^4 delta^2 p; checked: the scalar inequality on a delta grid for several B; and on "
+      "instrumented FedLRGD runs (a kernel loss with well-conditioned G; the paper's logistic example never meets "
+      "delta <= 1/2): at 1080 iterates where delta <= 1/2 the gradient error is at most 4.0e-6 of "
+      "delta (2 + B + delta)^2 (1/(1-delta) + 1).",
+      "checked", section="V", claims=("fedlrgd.thm2.S-and-delta", "fedlrgd.eq60-62.gradient-error")),
     R("Eq. (63)", "equation",
       "F(theta^(S)) - F* <= (1 - 1/kappa)^S (F(theta0) - F*) + 9 (B+3)^4 delta^2 p/(2 mu) (Lemma 2 + sum_gamma "
       "(1-1/kappa)^{S-gamma} <= kappa); checked in the sharper Lemma 2 form on runs (which implies (63) with the measured "
-      "maximal error); the premise (62) is not verified on runs.",
-      "checked", section="V", claims=("fedlrgd.eq53.lemma2",)),
+      "maximal error); and as printed, with the measured delta of (61), at the 1080 (run, S) pairs where delta <= 1/2 "
+      "(full mode; max gap / rhs = 9.2e-5).",
+      "checked", section="V", claims=("fedlrgd.eq53.lemma2", "fedlrgd.eq63-64.chain")),
     R("Eq. (64)", "equation",
-      "Choosing delta = (1 - 1/kappa)^{S/2} gives F(theta^(S)) - F* <= (1 - 1/kappa)^S A <= eps for S from (48).",
-      "checked", section="V", claims=("fedlrgd.thm2.S-and-delta",)),
+      "Choosing delta = (1 - 1/kappa)^{S/2} gives F(theta^(S)) - F* <= (1 - 1/kappa)^S A <= eps for S from (48); checked also "
+      "on runs (spec 14): at the 2640 (run, S) pairs where ||grad_hat F - grad F||^2 <= 9 (B+3)^4 delta_S^2 p held at every "
+      "iterate up to S, F(theta_S) - F* <= (1 - 1/kappa)^S A (full mode, 44 runs; max ratio 8e-6).",
+      "checked", section="V", claims=("fedlrgd.thm2.S-and-delta", "fedlrgd.eq63-64.chain")),
     R("Eq. (65)", "equation",
       "delta^2 <= eps/A <= eps/(9(B+3)^4 p/(2 mu)) <= 1/4 under eps <= 9(B+3)^4 p/(8 mu).",
       "checked", section="V", claims=("fedlrgd.thm2.S-and-delta",)),
     R("Sec. V, choice of r", "statement",
       "r <= e sqrt(d) (eta+d)^d (q+1)^d gives q >= r^{1/d}/(2 e^{1/d} d^{1/(2d)} (eta+d)) when r >= e sqrt(d) 2^d (eta+d)^d; "
       "with 1/l! <= eta e^eta/(eta-1)^eta this yields (61) for r >= K1^{1/(eta-(2alpha+2)d)} delta^{-d/(eta-(2alpha+2)d)}, "
-      "and delta >= sqrt((kappa-1) eps/(kappa A)).",
-      "unchecked", section="V",
-      reason="a check would verify 1/l! <= eta e^eta/(eta-1)^eta for eta > 1 on a grid (it holds numerically for eta in "
-             "(1, 200]), that raising the intermediate condition (printed garbled as '(eta-1) eta') to the power d gives exactly "
-             "K1 of (47), and that delta = (1-1/kappa)^{S/2} >= sqrt((kappa-1) eps/(kappa A)) for S from (48)"),
+      "and delta >= sqrt((kappa-1) eps/(kappa A)); checked: the Stirling step on eta in (1, 200], the power-d step gives K1 "
+      "exactly (sympy; the printed '(eta-1) eta' read as (eta-1)^eta), the delta bound and q >= x/2.",
+      "checked", section="V", claims=("fedlrgd.secV.choice-of-r", "fedlrgd.eq47.both-lower-bounds")),
 )

@@ -1,6 +1,8 @@
 """Sec. IV of FedLRGD: Algorithm 1, Lemma 2 / (53), Theorem 2 (47)-(48) and the abstract's exponent.
 
-Assumption (8) (||G^{-1}|| <= r^alpha) is asserted by the paper for no instance, so it is a ledger row, not a verdict.
+Assumption (8) (||G^{-1}|| <= r^alpha), which the paper asserts for no instance, is decided in
+:mod:`.assumption8` (a loss that satisfies it, the Appendix A logistic example that violates it, and the
+ceiling alpha >= eta/d - 1 that Lemma 1 imposes); the proof chain (59)-(64) is in :mod:`.thm2_chain`.
 """
 from __future__ import annotations
 
