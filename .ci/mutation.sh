@@ -46,6 +46,10 @@ modules=(
   "lpproj-robust|fedtheory/lpproj/robust.py|tests/test_issue14_robust.py tests/test_mutation_issue14.py -k not~claim~and~not~fails_path"
   "lpproj-extras|fedtheory/lpproj/extras.py|tests/test_issue14_remaining.py tests/test_mutation_issue14.py -k not~claim~and~not~fails_path"
   "lpproj-a6|fedtheory/lpproj/a6.py|tests/test_issue14_a6.py tests/test_mutation_issue14.py -k not~claim~and~not~fails_path"
+  "lowrank-fedave|fedtheory/lowrank/fedave.py|tests/test_issue15_fedave.py tests/test_mutation_issue15.py -k not~claim~and~not~fails_path"
+  "lowrank-chain|fedtheory/lowrank/chain.py|tests/test_issue15_chain.py tests/test_mutation_issue15.py -k not~claim~and~not~fails_path"
+  "lowrank-assumption8|fedtheory/lowrank/assumption8.py|tests/test_issue15_assumption8.py tests/test_mutation_issue15.py -k not~claim~and~not~fails_path"
+  "lowrank-holder-classes|fedtheory/lowrank/holder_classes.py|tests/test_issue15_remaining.py tests/test_mutation_issue15.py -k not~claim~and~not~fails_path"
 )
 
 want=("$@")
