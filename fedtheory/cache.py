@@ -19,7 +19,7 @@ import numpy as np
 from ._warnings import FedtheoryWarning
 
 __all__ = ["CacheCorruptWarning", "TaskCache", "default_cache_dir", "configure_cache", "current_cache",
-           "task_key"]
+           "task_key", "task_modules", "source_fingerprint"]
 
 
 class CacheCorruptWarning(FedtheoryWarning):
@@ -66,12 +66,126 @@ def code_fingerprint() -> str:
     return _FINGERPRINT["fp"]
 
 
-def task_key(namespace: str, params: dict, seed) -> str:
-    """Key of a task: namespace, parameters, seed, package version and source fingerprint."""
+_SOURCE_FP: dict = {}
+
+
+def _package_files(top: str) -> list[tuple[str, str]]:
+    """``(relative name, path)`` of the ``.py`` files of the top-level package (or module) ``top``."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(top)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return []
+    if spec.submodule_search_locations:  # a package: every .py file under its folder(s)
+        out = []
+        for root in spec.submodule_search_locations:
+            for dirpath, dirs, files in os.walk(root):
+                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+                out += [(os.path.relpath(os.path.join(dirpath, f), root), os.path.join(dirpath, f))
+                        for f in sorted(files) if f.endswith(".py")]
+        return sorted(out)
+    return [(os.path.basename(spec.origin), spec.origin)]
+
+
+#: fedtheory modules that only present results (left out of :func:`source_fingerprint`)
+PRESENTATION_MODULES = frozenset({"report.py", "_asciimath.py", "export.py"})
+
+
+def source_fingerprint(modules) -> str:
+    """SHA-256 of the fedtheory sources and of the top-level packages of ``modules``.
+
+    ``modules`` are module names (a paper plugin's ``modules`` and the modules of its claim and
+    figure functions): the whole top-level package of each (``fedtheory_checks`` for
+    ``fedtheory_checks.fedrep.thm1``) is hashed, so any change of a plugin's code gives a new
+    fingerprint. A name that is not found is hashed as a name. Of fedtheory itself, every module
+    is covered except the presentation modules (:data:`PRESENTATION_MODULES`: the report page,
+    its mathematics, the claim-table export), which compute no result: editing them keeps saved
+    verdicts and figures current.
+
+    >>> len(source_fingerprint(["fedtheory.claims"]))
+    64
+    """
+    tops = sorted({str(m).split(".", 1)[0] for m in modules} | {"fedtheory"})
+    h = hashlib.sha256()
+    for top in tops:
+        if top not in _SOURCE_FP:
+            ph = hashlib.sha256(top.encode())
+            for rel, path in _package_files(top):
+                if top == "fedtheory" and rel in PRESENTATION_MODULES:
+                    continue
+                with open(path, "rb") as fh:
+                    ph.update(rel.encode())
+                    ph.update(fh.read())
+            _SOURCE_FP[top] = ph.hexdigest()
+        h.update(top.encode())
+        h.update(_SOURCE_FP[top].encode())
+    return h.hexdigest()
+
+
+_DIST_TOPS: dict = {}
+
+
+def _distribution_packages() -> frozenset:
+    """Top-level packages installed by the fedtheory distribution (``fedtheory``, ``fedtheory_checks``,
+    ``fedtheory_reproductions``, ...), read once from its metadata; ``{"fedtheory"}`` without it."""
+    if "tops" not in _DIST_TOPS:
+        tops = {"fedtheory"}
+        try:
+            from importlib.metadata import distribution
+
+            tops |= set((distribution("fedtheory").read_text("top_level.txt") or "").split())
+        except Exception:  # noqa: BLE001 - not installed (a bare source tree): fedtheory alone
+            pass
+        _DIST_TOPS["tops"] = frozenset(tops)
+    return _DIST_TOPS["tops"]
+
+
+def task_modules(func) -> list[str]:
+    """Modules whose source a task function's results depend on, for :func:`source_fingerprint`.
+
+    ``func`` is unwrapped (``functools.partial``, or any wrapper with a ``func`` attribute); the result
+    is its module and the modules of the names that module imports, kept when their top-level package
+    is the task's own or one of the fedtheory distribution's (``fedtheory_checks``,
+    ``fedtheory_reproductions``): a figure task of ``fedtheory_reproductions`` that calls
+    ``fedtheory_checks`` code is keyed by both sources. fedtheory's own modules are left out (the key
+    always holds :func:`code_fingerprint`); numpy, scipy and the standard library are not hashed (their
+    versions do not enter the key).
+
+    >>> import functools
+    >>> from fedtheory.random import spawn_seeds
+    >>> task_modules(functools.partial(spawn_seeds, n=2))
+    []
+    """
+    import sys
+
+    seen = set()
+    while hasattr(func, "func") and id(func) not in seen:  # partial, _Pinned
+        seen.add(id(func))
+        func = func.func
+    name = getattr(func, "__module__", None) or ""
+    if not name:
+        return []
+    own = name.split(".", 1)[0]
+    keep = (_distribution_packages() | {own}) - {"fedtheory"}  # fedtheory itself: always in the key
+    mods = {name} if own != "fedtheory" else set()
+    for v in vars(sys.modules[name]).values() if name in sys.modules else ():
+        ref = v.__name__ if type(v).__name__ == "module" else getattr(v, "__module__", None)
+        if isinstance(ref, str) and ref.split(".", 1)[0] in keep:
+            mods.add(ref)
+    return sorted(mods)
+
+
+def task_key(namespace: str, params: dict, seed, code: str | None = None) -> str:
+    """Key of a task: namespace, parameters, seed, package version and source fingerprint.
+
+    ``code`` is the fingerprint of the sources the task depends on (default: fedtheory's,
+    :func:`code_fingerprint`); :func:`fedtheory.parallel.cached_map` passes
+    ``source_fingerprint(task_modules(func))``, which also covers a plugin's own package.
+    """
     from . import __version__
 
     blob = json.dumps({"ns": namespace, "params": _canon(params), "seed": _canon(seed), "version": __version__,
-                       "code": code_fingerprint()}, sort_keys=True)
+                       "code": code or code_fingerprint()}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 

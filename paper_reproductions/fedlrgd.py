@@ -4,6 +4,7 @@ Proposition 2 bounds."""
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 from scipy import stats
@@ -11,39 +12,107 @@ from scipy import stats
 from fedtheory.lowrank import (Cosine, L1Power, PowerSum, SoftLabelLogistic, appendix_c_ranks,
                                erlang_quantile_bounds, fedave_gamma_numeric, fedlrgd_gamma,
                                svd_tail, theorem1_bound, theorem1_min_rank, theorem2_r, theorem2_S)
+from fedtheory.parallel import cached_map
 from fedtheory.plotting import plt, save_figure, style
 from fedtheory.random import as_generator
 from fedtheory_checks.fedlrgd import PAPER
 
 
+def theorem1_tail(task, fns, size):
+    """The SVD tail (ranks 1..size) of function ``j``'s ``size x size`` matrix (a
+    :func:`fedtheory.parallel.cached_map` task, ``task = (j, seed)``). The functions draw their data and
+    parameters from one stream in turn, so the draws of functions ``0..j-1`` are replayed (cheap) first:
+    the numbers are those of one sequential pass."""
+    j, seed = task
+    rng = as_generator(seed)
+    for fn in fns[:j]:
+        rng.uniform(0, 1, (size, fn.d))
+        fn.sample_theta(rng, size)
+    fn = fns[j]
+    return svd_tail(fn.matrix(rng.uniform(0, 1, (size, fn.d)), fn.sample_theta(rng, size)))[1:]
+
+
+def appendix_c_task(task):
+    """The approximate ranks of Appendix C's analogue at ``k`` perturbations (a :func:`fedtheory.parallel.cached_map`
+    task, ``task = (k, seed)``)."""
+    k, seed = task
+    return appendix_c_ranks(k=k, seed=seed)[0]
+
+
 @PAPER.figure("fedlrgd.theorem1", reference="Theorem 1 (SVD tail vs bound)")
 def theorem1(outdir="figures", full=False, seed=0):
     size = 600 if full else 400
-    rng = as_generator(seed)
     fns = [L1Power(eta=0.5, L2=1.0, d=2, p=2), L1Power(eta=1.0, L2=1.0, d=2, p=2),
            PowerSum(eta=1.5, L2=1.0, d=2, p=2), Cosine(eta=2.0, L2=1.0, d=2, p=2),
            SoftLabelLogistic(eta=2.0, L2=1.0, d=2, p=1, i=0, mu=0.1)]
-    names = ["L1 power, eta=0.5", "L1 power, eta=1", "power sum, eta=1.5", "cosine, eta=2", "soft-label logistic, (2,1)"]
-    cols = ["#1f77b4", "#17becf", "#2ca02c", "#ff7f0e", "#9467bd"]
+    names = ["L1 power, eta=0.5", "L1 power, eta=1", "power sum, eta=1.5", "cosine, eta=2", "soft-label logistic, eta=2 (p=1)"]
     data = {}
+    r = np.arange(1, size + 1)
+    tails = cached_map(partial(theorem1_tail, fns=fns, size=size), [(j, seed) for j in range(len(fns))],
+                       namespace="fedlrgd.theorem1", params={"size": size, "functions": [repr(fn) for fn in fns]})
+    for fn, nm, tail in zip(fns, names, tails):  # one cached task per function
+        b = theorem1_bound(r.astype(float), fn.d, fn.eta, fn.L2)
+        data[nm] = {"tail": tail, "bound": b}
+    min_ranks = {nm: theorem1_min_rank(fn.d, fn.eta) for fn, nm in zip(fns, names)}
     with style():
-        fig, ax = plt.subplots(figsize=(8, 5))
-        r = np.arange(1, size + 1)
-        for fn, nm, c in zip(fns, names, cols):
-            M = fn.matrix(rng.uniform(0, 1, (size, fn.d)), fn.sample_theta(rng, size))
-            tail = svd_tail(M)[1:]
-            ax.plot(r, np.maximum(tail, 1e-32), color=c, label=f"{nm}: SVD tail")
-            b = theorem1_bound(r.astype(float), fn.d, fn.eta, fn.L2)
-            ax.plot(r, b, color=c, ls="--", lw=1.2, label=f"{nm}: Theorem 1 bound (r >= {theorem1_min_rank(fn.d, fn.eta):.0f})")
-            data[nm] = {"tail": tail, "bound": b}
-        ax.set_xscale("log"); ax.set_yscale("log")
-        ax.set_ylim(1e-20, 1e2)
-        ax.set_xlabel("rank r")
-        ax.set_ylabel(r"$\frac{1}{nk}\sum_{i>r}\sigma_i^2$ and the Theorem 1 bound")
-        ax.set_title(f"Theorem 1: truncated-SVD tail vs bound ({size} x {size} latent matrices, d = 2)")
-        ax.legend(fontsize=7, loc="lower left", ncol=2)
+        fig = draw_theorem1(r, data, min_ranks, size)
         return save_figure(fig, outdir, "fedlrgd_theorem1", {"r": r, **data}, {"size": size, "d": 2},
                            {"reference": "Theorem 1"})
+
+
+#: one (colour, line style, marker) per Theorem 1 curve: pairwise distinct in colour and in line style
+THM1_STYLES = (("#1f77b4", (0, (6, 2)), "o"), ("#d62728", (0, (1, 1.5)), "s"), ("#2ca02c", "-.", "^"),
+               ("#ff7f0e", (0, (3, 1.5, 1, 1.5, 1, 1.5)), "D"), ("#9467bd", (0, (10, 3)), "v"))
+
+
+def draw_theorem1(r, data, min_ranks, size):
+    """Draw the Theorem 1 figure; returns the Figure (call inside ``style()``).
+
+    ``data`` maps a function name to ``{"tail": ..., "bound": ...}`` on ranks ``r``; ``min_ranks`` maps it
+    to r*, the smallest rank where the bound applies. Left: SVD tails (solid) and bounds (broken lines
+    with markers) on log-log axes. Right: the bounds alone where they apply, labelled at their ends;
+    functions with the same (eta, L2) have the same bound, drawn with alternating markers.
+    """
+    fig, (ax, axb) = plt.subplots(1, 2, figsize=(13, 6.4), gridspec_kw={"width_ratios": (1.2, 1)})
+    ends, tails, bounds = [], [], []
+    for j, (nm, (c, ls_, mk)) in enumerate(zip(data, THM1_STYLES)):
+        tail, b = data[nm]["tail"], data[nm]["bound"]
+        tails.append(ax.plot(r, np.maximum(tail, 1e-32), color=c, label=f"{nm}: SVD tail")[0])
+        ok = np.isfinite(b)
+        span = int(ok.sum())
+        every = (j * max(span // 25, 1), max(span // 5, 1))  # 5 markers, offset per curve
+        kw = dict(color=c, ls=ls_, lw=1.6, marker=mk, ms=5, mfc="white", markevery=every)
+        bounds.append(ax.plot(r[ok], b[ok], **kw, label=f"{nm}: Theorem 1 bound (r >= {min_ranks[nm]:.0f})")[0])
+        axb.plot(r[ok], b[ok], **kw)
+        if span:  # a bound that applies nowhere on r (r* > size) gets no end label
+            ends.append((b[ok][-1], nm, c))
+    ax.set_xscale("log"); ax.set_yscale("log")
+    ax.set_ylim(1e-20, 1e2)
+    ax.set_xlabel("rank r")
+    ax.set_ylabel(r"$\frac{1}{nk}\sum_{i>r}\sigma_i^2$ and the Theorem 1 bound")
+    ax.set_title(f"SVD tail vs Theorem 1 bound ({size} x {size} latent matrices, d = 2)")
+    axb.set_xscale("log"); axb.set_yscale("log")
+    axb.set_xlabel("rank r (where the bound applies, r >= r*)")
+    axb.set_ylabel(r"Theorem 1 bound on $\frac{1}{nk}\|M - M_r\|_F^2$")
+    axb.set_title("the five bounds (the tails are far below: left)")
+    groups = {}
+    for y, nm, c in ends:  # one label per distinct end value: equal bounds share it
+        groups.setdefault(round(float(y), 12), []).append((nm, c))
+    for y, members in groups.items():
+        axb.annotate("\n= ".join(nm for nm, _ in members), xy=(r[-1], y), xytext=(6, 0),
+                     textcoords="offset points", va="center", fontsize=8, color=members[0][1])
+    axb.set_xlim(right=r[-1] * 1.02)
+    ticks = sorted({int(round(v)) for v in min_ranks.values()} | {100, 200, 300, int(r[-1])})
+    axb.set_xticks(ticks, [str(v) for v in ticks])
+    axb.set_xticks([], minor=True)
+    yt = [v for v in (0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0) if axb.get_ylim()[0] <= v <= axb.get_ylim()[1]]
+    axb.set_yticks(yt, [f"{v:g}" for v in yt])
+    axb.set_yticks([], minor=True)
+    handles = tails + bounds  # two columns: tails | bounds, one row per function
+    fig.legend(handles, [h.get_label() for h in handles], loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.suptitle("Theorem 1: truncated-SVD tails of smooth latent-variable matrices vs the bound", fontsize=11)
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
+    return fig
 
 
 @PAPER.figure("fedlrgd.appendix_c", reference="Appendix C (approximate-rank histograms, linear analogue)")
@@ -51,8 +120,9 @@ def appendix_c(outdir="figures", full=False, seed=0):
     data = {}
     with style():
         fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), sharey=True)
-        for ax, k in zip(axes, (30, 60, 90)):
-            ranks, p, nk = appendix_c_ranks(k=k, seed=seed)
+        runs = cached_map(appendix_c_task, [(k, seed) for k in (30, 60, 90)], namespace="fedlrgd.appendix_c",
+                          params={})  # one cached task per k
+        for ax, k, ranks in zip(axes, (30, 60, 90), runs):
             ax.hist(ranks, bins=np.arange(0.5, max(ranks.max(), 12) + 1.5), color="#1f77b4", edgecolor="white")
             ax.set_title(f"k={k}: {100 * np.mean(ranks <= 6):.0f}% <= 6, {100 * np.mean(ranks <= 10):.0f}% <= 10")
             ax.set_xlabel("approximate rank (0.9 of the squared Frobenius norm)")

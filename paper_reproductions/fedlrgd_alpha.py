@@ -34,7 +34,7 @@ def alpha(outdir="figures", full=False, seed=0):
     data = {"brownian": {"r": rb, "inv_norm": Nb, "gershgorin_bound": boundb, "slope_ci95": fb.slope,
                          "local_alpha": fb.local_alpha, "trend_ci95": fb.trend, "alpha_needed": fb.alpha_needed}}
     with style():
-        fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12.5, 4.8))
+        fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12.5, 5.6))
         m, lo, hi = _band(rb, Nb)
         ax.scatter(np.repeat(rb, Nb.shape[0]), Nb.T.ravel(), s=6, color="#1f77b4", alpha=0.35)
         ax.plot(rb, m, color="#1f77b4", label=f"Brownian loss, fit $C r^{{\\alpha}}$, $\\alpha$ = {fb.slope[0]:.3f} "
@@ -57,7 +57,7 @@ def alpha(outdir="figures", full=False, seed=0):
         ax.set_xlabel("r (server samples = interpolation nodes)")
         ax.set_ylabel(r"$\|(G^{(i)})^{-1}\|_{op}$")
         ax.set_title("(8) $\\|G^{-1}\\| \\leq r^{\\alpha}$: fixed $\\alpha$ (Brownian) vs none (logistic)")
-        ax.legend(fontsize=7, loc="upper left")
+        ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)  # below: covers no data
         mid = np.sqrt(rb[1:] * rb[:-1])
         ax2.plot(mid, fb.local_alpha, color="#1f77b4", marker="o", ms=3, label="Brownian loss")
         for d, (r, N, prec, f) in logi.items():

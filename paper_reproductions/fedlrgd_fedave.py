@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 from scipy import stats
 
 from fedtheory.lowrank.fedave import lemma3_T0, run_fedave
 from fedtheory.lowrank.theory import fedlrgd_gamma, theorem2_r, theorem2_S
+from fedtheory.parallel import cached_map
 from fedtheory.plotting import plt, save_figure, style
 from fedtheory.random import spawn_seeds
 from fedtheory_checks._util import CLAIM_LEVEL
@@ -27,6 +29,25 @@ def _T_to_eps(gap, eps_grid, level):
     return out, upper
 
 
+def fedave_task(task, prob, m, tau, reps, eps_grid, level):
+    """FedAve's traced runs at one client batch size (a :func:`fedtheory.parallel.cached_map` task, ``task = (b,
+    seed)``): ``T0`` of Lemma 3, the upper t-CI of the mean gap at every traced epoch up to 8 T0, and the epoch
+    from which it stays <= eps for each eps of ``eps_grid`` (-1 if never)."""
+    b, sd = task
+    T0 = math.ceil(lemma3_T0(prob.L1 / prob.mu, tau, m, prob.mu, b))
+    res = run_fedave(prob, 8 * T0, b, tau=tau, phi=PHI, reps=reps, trace=True, seed=sd)
+    Ts, upper = _T_to_eps(res.gap, eps_grid, level)
+    return {"T0": T0, "upper": upper, "T": np.array([-1 if T is None else T for T in Ts])}
+
+
+def fedlrgd_task(task, prob, pool):
+    """FedLRGD's smallest measured Gamma to reach eps (a :func:`fedtheory.parallel.cached_map` task, ``task =
+    (eps, seed)``): ``(Gamma, r, S)`` as floats (``inf, nan, nan`` if no rank reaches eps)."""
+    e, sd = task
+    G, r, S = fedlrgd_min_gamma(prob, pool, float(e), PHI, seed=sd)
+    return np.array([G, math.nan if r is None else r, math.nan if S is None else S], dtype=float)
+
+
 @PAPER.figure("fedlrgd.fedave", reference="Theorem 3, Proposition 1 (FedAve vs FedLRGD, measured Gamma to reach eps)")
 def fedave_vs_fedlrgd(outdir="figures", full=False, seed=0):
     m, tau, p = 8, 1.0, 2
@@ -38,20 +59,22 @@ def fedave_vs_fedlrgd(outdir="figures", full=False, seed=0):
     prob, pool = fedave_problem(m, sd_data, r_pool=R_MAX)
     G_ave = np.full((len(bs), eps_grid.size), np.inf)
     ratios = []
-    for i, (b, sd) in enumerate(zip(bs, spawn_seeds(sd_ave, len(bs)))):
-        T0 = math.ceil(lemma3_T0(prob.L1 / prob.mu, tau, m, prob.mu, b))
-        res = run_fedave(prob, 8 * T0, b, tau=tau, phi=PHI, reps=reps, trace=True, seed=sd)
-        Ts, upper = _T_to_eps(res.gap, eps_grid, level)
+    key = {"data_seed": sd_data, "m": m, "tau": tau, "reps": reps, "eps": eps_grid, "level": level}
+    runs = cached_map(partial(fedave_task, prob=prob, m=m, tau=tau, reps=reps, eps_grid=eps_grid, level=level),
+                      list(zip(bs, spawn_seeds(sd_ave, len(bs)))), namespace="fedlrgd.fedave.fedave", params=key)
+    for i, (b, run) in enumerate(zip(bs, runs)):  # one cached task per b
+        T0, upper = int(run["T0"]), run["upper"]
+        Ts = [None if T < 0 else int(T) for T in np.atleast_1d(run["T"])]
         G_ave[i] = [np.inf if T is None else T * (b + PHI * tau * m) for T in Ts]
         ratios += [float(upper[c * T0] / _form(c * T0, b, m)) for c in range(1, 9)]
     C_up = max(ratios)
     best = G_ave.min(axis=0)
     b_best = [bs[int(j)] if np.isfinite(v) else None for j, v in zip(G_ave.argmin(axis=0), best)]
     G_lr, r_lr = [], []
-    for e in eps_grid:
-        G, r, S = fedlrgd_min_gamma(prob, pool, float(e), PHI, seed=sd_lr)
+    for G, r, S in cached_map(partial(fedlrgd_task, prob=prob, pool=pool), [(float(e), sd_lr) for e in eps_grid],
+                              namespace="fedlrgd.fedave.fedlrgd", params={"data_seed": sd_data}):  # one task per eps
         G_lr.append(G)
-        r_lr.append(r)
+        r_lr.append(None if math.isnan(r) else int(r))
     G_lr = np.array(G_lr)
     eps_t = eps_grid / p
     base = PHI * tau * m * (C_up / eps_t) ** 0.75

@@ -62,36 +62,53 @@ def figure3(outdir="figures", full=False, seed=0):
     data = ex.fig3_data(p["ns"], d=p["d"], k=p["k"], m=p["m"], r=p["r"], rounds=p["rounds"],
                         sigma=p["sigma"], eta=p["eta"], head_lr=p["head_lr"], seeds=p["seeds"],
                         seed=seed)
-    t = np.arange(p["rounds"] + 1)
     with style():
-        fig, axes = plt.subplots(1, len(p["ns"]), figsize=(4.0 * len(p["ns"]), 3.8), sharey=True)
-        for ax, n in zip(axes, p["ns"]):
-            dd = data[n]
-            for name in ("GD-GD", "10GD-GD", "FedRep"):
-                band(ax, t, dd[name], METHOD_COLORS[name], name)
-            rn = n_selected(n, p["r"])
-            if rn >= p["k"]:
-                ax.plot(t, np.median(dd["bound"], axis=0), "--", color=METHOD_COLORS["bound"],
-                        label=r"Theorem 1 bound $\rho^t\,\mathrm{dist}_0$")
-                ax.set_title(f"n={n} (rn={rn})")
-            else:
-                ax.set_title(f"n={n} (rn={rn} < k: Assumption 2 violated,\nno Theorem 1 bound)",
-                             color="#b00000")
-            ax.set_yscale("log")
-            ax.set_xlabel("round t")
-        axes[0].set_ylabel(r"$\mathrm{dist}(B^t, B^*)$")
-        axes[0].legend(loc="lower left", fontsize=7)
-        fig.suptitle(f"FedRep Fig. 3 analogue: d={p['d']}, k={p['k']}, m={p['m']}, r={p['r']}, "
-                     f"noise std {p['sigma']:g}, eta={p['eta']}, head steps 10GD-GD "
-                     f"{p['head_lr']['10GD-GD']}, GD-GD {p['head_lr']['GD-GD']}; bound uses the "
-                     r"worst-subset $\bar\sigma_{\min,*}$",
-                     fontsize=10)
-        fig.tight_layout()
+        fig = draw_figure3(data, p)
         sidecar = {str(n): v for n, v in data.items()}
         return save_figure(fig, outdir, "fedrep_fig3", sidecar, p,
                            {"reference": "Figure 3",
                             "note": "the paper's four n values are not printed; the public code "
                                     "uses [10, 100, 1000]"})
+
+
+def draw_figure3(data, p):
+    """Draw Fig. 3 from ``data`` (``{n: {method: runs, "bound": runs}}``) and the parameters ``p``.
+
+    One panel per n; the legend sits under the panels (it covers no data) and names every
+    method's median and band and the Theorem 1 bound. Returns the Figure (call inside
+    :func:`fedtheory.plotting.style`).
+    """
+    t = np.arange(p["rounds"] + 1)
+    fig, axes = plt.subplots(1, len(p["ns"]), figsize=(4.0 * len(p["ns"]), 4.3), sharey=True, squeeze=False)
+    axes = axes[0]
+    for ax, n in zip(axes, p["ns"]):
+        dd = data[n]
+        for name in ("GD-GD", "10GD-GD", "FedRep"):
+            band(ax, t, dd[name], METHOD_COLORS[name], name)
+        rn = n_selected(n, p["r"])
+        if rn >= p["k"]:
+            ax.plot(t, np.median(dd["bound"], axis=0), "--", color=METHOD_COLORS["bound"],
+                    label=r"Theorem 1 bound $\rho^t\,\mathrm{dist}_0$ (median over seeds)")
+            ax.set_title(f"n={n} (rn={rn})")
+        else:
+            ax.set_title(f"n={n} (rn={rn} < k: Assumption 2 violated,\nno Theorem 1 bound)",
+                         color="#b00000")
+        ax.set_yscale("log")
+        ax.set_xlabel("round t")
+    axes[0].set_ylabel(r"$\mathrm{dist}(B^t, B^*)$")
+    entries = {}
+    for ax in axes:  # every label once, in drawing order: the bound is absent from the rn < k panel
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(lab, h)
+    fig.legend(list(entries.values()), list(entries.keys()), loc="lower center", ncol=4, fontsize=8.5,
+               frameon=False)
+    fig.suptitle(f"FedRep Fig. 3 analogue: d={p['d']}, k={p['k']}, m={p['m']}, r={p['r']}, "
+                 f"noise std {p['sigma']:g}, eta={p['eta']}, head steps 10GD-GD "
+                 f"{p['head_lr']['10GD-GD']}, GD-GD {p['head_lr']['GD-GD']}; bound uses the "
+                 r"worst-subset $\bar\sigma_{\min,*}$",
+                 fontsize=10)
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    return fig
 
 
 @PAPER.figure("fedrep.fig4", reference="Figure 4 (new-client MSE vs m_new)")
@@ -121,13 +138,13 @@ def figure4(outdir="figures", full=False, seed=0):
         ax.plot(x[np.isfinite(ols)], ols[np.isfinite(ols)], ":", color="#9467bd",
                 label=r"oracle OLS risk $\sigma^2 k/(m-k-1)$")
         ax.axvline(p["k"], color="0.5", lw=0.8, ls="--")
-        ax.text(p["k"], 1e2, r" $m_{new}=k$", color="0.4", fontsize=8)
+        ax.text(p["k"], 0.03, r" $m_{new}=k$", color="0.4", fontsize=8, transform=ax.get_xaxis_transform())
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(r"fine-tuning samples of the new client $m_{new}$")
         ax.set_ylabel("new-client test MSE (noiseless test labels)")
         ax.set_title(f"New-client MSE, d={p['d']}, k={p['k']}, n={p['n']}, m={p['m']}, r={p['r']}")
-        ax.legend(loc="lower left", fontsize=7.5)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=7.5)  # below: covers no data
         return save_figure(fig, outdir, "fedrep_fig4", {k: v for k, v in data.items()}, p,
                            {"reference": "Figure 4"})
 

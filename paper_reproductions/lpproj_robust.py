@@ -8,17 +8,54 @@ iterate against the predicted E log|m|.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
 from fedtheory.lpproj.robust import (collapse_threshold, contraction_factor, fitted_growth_rates, lpproj1_loss_bound,
                                      run_rounds, signflip_log_multiplier_mean)
 from fedtheory.montecarlo import estimate_from_samples
+from fedtheory.parallel import cached_map
 from fedtheory.plotting import plt, save_figure, style
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory_checks.lpproj import PAPER
 
 LEVEL_COL = {0.1: "#1f77b4", 0.2: "#2ca02c", 0.5: "#ff7f0e", 0.8: "#d62728"}
+
+
+def robust_curve(task, prob, lam, T, R, eta, tau, reps):
+    """Loss quantiles (10%, 50%, 90%) over ``reps`` sign-flip runs of lp-proj-``p`` at one corruption level (a
+    :func:`fedtheory.parallel.cached_map` task, ``task = (p, level, seed)``), and for p = 1 the largest
+    lp-proj-1 loss bound over the replicates' w_hat (NaN for p = 2)."""
+    from fedtheory_checks.lpproj.robust_rounds import N
+
+    p, level, s = task
+    w_hat = prob.sample_w_hat(as_generator(s), reps)
+    res = run_rounds(prob, lam, p=p, T=T, R=R, eta=eta, attack="sign-flip", N_a=int(level * N), tau=tau,
+                     reps=reps, w_hat=w_hat, seed=s)
+    bound = (float(np.max(lpproj1_loss_bound(w_hat, prob.W, lam, prob.b, prob.sigma, prob.d_sub, int(level * N))))
+             if p == 1 else math.nan)
+    return {"quantiles": np.quantile(res.losses, (0.1, 0.5, 0.9), axis=1), "bound": bound}
+
+
+def robust_scan(task, prob, lam, T, R, eta, tau, reps, t0):
+    """Measured growth rates ``(mean, ci_low, ci_high)`` (99%) at ``k`` sign-flip attackers (a
+    :func:`fedtheory.parallel.cached_map` task, ``task = (k, run_lp1, seed)``): lp-proj-2 from w_hat = 0 (the
+    Lyapunov exponent of the run), lp-proj-1 from ordinary runs when ``run_lp1`` (else NaN)."""
+    from fedtheory_checks.lpproj.robust_rounds import N
+
+    k, run_lp1, s = task
+    s2, s1 = spawn_seeds(s, 2)
+    r2 = run_rounds(prob, lam, p=2, T=T, R=R, eta=eta, attack="sign-flip", N_a=int(k), tau=tau, reps=reps,
+                    w_hat=np.zeros((reps, N, prob.d)), w0=np.eye(prob.d_sub)[0], seed=s2)
+    e = estimate_from_samples(fitted_growth_rates(r2.history, 0), confidence=0.99)
+    out = {"lp2": np.array([e.mean, e.ci_low, e.ci_high]), "lp1": np.full(3, np.nan)}
+    if run_lp1:
+        r1 = run_rounds(prob, lam, p=1, T=T, R=R, eta=eta, attack="sign-flip", N_a=int(k), tau=tau, reps=reps,
+                        seed=s1)
+        e = estimate_from_samples(fitted_growth_rates(r1.history, t0), confidence=0.99)
+        out["lp1"] = np.array([e.mean, e.ci_low, e.ci_high])
+    return out
 
 
 @PAPER.figure("lpproj.robust", reference="Table 7 star entries (linear analogue); Sec. 5.4 sign-flip collapse")
@@ -35,14 +72,15 @@ def robust_figure(outdir="figures", full=False, seed=0):
     thr1 = collapse_threshold(1.0, 1, N, tau)
     rounds = np.arange(T + 1)
     curves, bounds = {}, {}
-    for (p, level), s in zip([(p, lv) for p in (2, 1) for lv in LEVELS], spawn_seeds(s_curves, 2 * len(LEVELS))):
-        w_hat = prob.sample_w_hat(as_generator(s), reps)
-        res = run_rounds(prob, lam, p=p, T=T, R=R, eta=eta, attack="sign-flip", N_a=int(level * N), tau=tau,
-                         reps=reps, w_hat=w_hat, seed=s)
-        curves[(p, level)] = np.quantile(res.losses, (0.1, 0.5, 0.9), axis=1)
+    kw = dict(prob=prob, lam=lam, T=T, R=R, eta=eta, tau=tau, reps=reps)
+    key = {"problem_seed": s_prob, "lam": lam, "T": T, "R": R, "eta": eta, "tau": tau, "reps": reps, "t0": t0}
+    grid = [(p, lv) for p in (2, 1) for lv in LEVELS]
+    runs = cached_map(partial(robust_curve, **kw), [(p, lv, s) for (p, lv), s in zip(grid, spawn_seeds(s_curves, len(grid)))],
+                      namespace="lpproj.robust.curve", params=key)  # one cached task per (p, level)
+    for (p, level), r in zip(grid, runs):
+        curves[(p, level)] = r["quantiles"]
         if p == 1:
-            bounds[level] = float(np.max(lpproj1_loss_bound(w_hat, prob.W, lam, prob.b, prob.sigma, prob.d_sub,
-                                                            int(level * N))))
+            bounds[level] = float(r["bound"])
     # growth-rate scan: lp-proj-2 with w_hat = 0 (then w_(t+1) = m_t w_t exactly: the Lyapunov exponent of the run),
     # lp-proj-1 from ordinary runs where its predicted rate is positive
     fracs = np.arange(0.05, 0.951, 0.05)
@@ -50,19 +88,11 @@ def robust_figure(outdir="figures", full=False, seed=0):
     pred2 = np.atleast_1d(signflip_log_multiplier_mean(rho, R, N, na, tau))
     pred1 = np.atleast_1d(signflip_log_multiplier_mean(1.0, 1, N, na, tau))
     meas2, meas1 = np.full((na.size, 3), np.nan), np.full((na.size, 3), np.nan)
-    zero = np.zeros((reps, N, prob.d))
-    e1 = np.eye(prob.d_sub)[0]
-    for i, (k, s) in enumerate(zip(na, spawn_seeds(s_scan, na.size))):
-        s2, s1 = spawn_seeds(s, 2)
-        r2 = run_rounds(prob, lam, p=2, T=T, R=R, eta=eta, attack="sign-flip", N_a=int(k), tau=tau, reps=reps,
-                        w_hat=zero, w0=e1, seed=s2)
-        e = estimate_from_samples(fitted_growth_rates(r2.history, 0), confidence=0.99)
-        meas2[i] = e.mean, e.ci_low, e.ci_high
-        if pred1[i] * T >= 2 * DIV_NATS:
-            r1 = run_rounds(prob, lam, p=1, T=T, R=R, eta=eta, attack="sign-flip", N_a=int(k), tau=tau, reps=reps,
-                            seed=s1)
-            e = estimate_from_samples(fitted_growth_rates(r1.history, t0), confidence=0.99)
-            meas1[i] = e.mean, e.ci_low, e.ci_high
+    scan = cached_map(partial(robust_scan, **kw, t0=t0),  # one cached task per number of attackers
+                      [(int(k), bool(pred1[i] * T >= 2 * DIV_NATS), s) for i, (k, s) in
+                       enumerate(zip(na, spawn_seeds(s_scan, na.size)))], namespace="lpproj.robust.scan", params=key)
+    for i, r in enumerate(scan):
+        meas2[i], meas1[i] = r["lp2"], r["lp1"]
     with style():
         fig, axes = plt.subplots(1, 3, figsize=(16, 4.6))
         collapse_level = None

@@ -9,12 +9,14 @@ over replicates, lines least-squares fits on the fitting range, dashed lines the
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 from scipy import stats
 
 from fedtheory.lpproj import schedules as sch
 from fedtheory.lpproj import stochastic as sto
+from fedtheory.parallel import cached_map
 from fedtheory.plotting import plt, save_figure, style
 from fedtheory.random import spawn_seeds
 from fedtheory_checks.lpproj import PAPER
@@ -27,6 +29,30 @@ def _mean_ci(Y):
     se = Y.std(0, ddof=1) / math.sqrt(Y.shape[0])
     q = stats.t.ppf(0.995, Y.shape[0] - 1)
     return m, np.maximum(m - q * se, m * 1e-3), m + q * se
+
+
+def thm14_distances(task, cl, T14, ws):
+    """||w~_t - w~*||^2 of Theorem 14's runs (a :func:`fedtheory.parallel.cached_map` task): ``task = (no_sampling,
+    D0, reps, seed)``; returns an array (reps, T14 + 1)."""
+    from fedtheory_checks.lpproj import schedules as C
+
+    no_s, D0, reps, s_run = task
+    schedule = C._thm14_schedule(cl, T14, no_s, D0)
+    res = C._thm14_run(cl, schedule, no_sampling=no_s, reps=reps, seed=s_run, warm_start=False, exact=no_s)
+    return np.sum((res.history - ws) ** 2, -1)
+
+
+def thm15_running_average(task, cl15, lam15, T15, R, L0):
+    """Theorem 15's runs (a :func:`fedtheory.parallel.cached_map` task): ``task = (no_sampling, beta, D, reps,
+    seed)``; returns the alpha-weighted running average of ||grad F||^2, sum_{i<T} eta_i g_i / sum_{i<T} eta_i,
+    for every T (reps, T15)."""
+    no_s, beta, D, reps, s_run = task
+    schedule = sch.theorem15_schedule(T15, lam=lam15, beta=beta, R=R, D=D, no_sampling=no_s, n=cl15.n, L=L0)
+    res = sto.run_algorithm1_sgd(cl15, lam15, T=T15, R=R, S=cl15.N if no_s else 3, beta=beta,
+                                 eta=schedule.eta, batch=schedule.batch, nu=schedule.nu, replicates=reps, seed=s_run,
+                                 w0=np.zeros(cl15.d_sub), regime="theorem15")
+    g2 = np.sum(cl15.grad_F(res.history[:, :T15], lam15) ** 2, -1)
+    return np.cumsum(g2 * schedule.eta, 1) / np.cumsum(schedule.eta)
 
 
 @PAPER.figure("lpproj.schedules", reference="Theorems 14 and 15 (formal: 27, 28): rates under decaying schedules")
@@ -44,9 +70,8 @@ def schedules_figure(outdir="figures", full=False, seed=0):
     cases14 = []
     for no_s, s_run, reps, D0, stated in ((False, s14a, 64 if full else 24, 2, -1.0),
                                           (True, s14b, 2, 60, -2.0)):
-        schedule = C._thm14_schedule(cl, T14, no_s, D0)
-        res = C._thm14_run(cl, schedule, no_sampling=no_s, reps=reps, seed=s_run, warm_start=False, exact=no_s)
-        Dl = np.sum((res.history - ws) ** 2, -1)  # (reps, T+1)
+        Dl = cached_map(partial(thm14_distances, cl=cl, T14=T14, ws=ws), [(no_s, D0, reps, s_run)],  # (reps, T+1)
+                        namespace="lpproj.schedules.thm14", params={"problem_seed": s_prob14, "T14": T14})[0]
         Ts = np.unique(np.round(np.geomspace(zeta / 2, T14, 9)).astype(int))
         fit = sch.loglog_slope(zeta + Ts, Dl[:, Ts], seed=s_boot)
         key = "S=N" if no_s else "S<N"
@@ -67,12 +92,9 @@ def schedules_figure(outdir="figures", full=False, seed=0):
         D = c * beta ** (2 / 3) / 2 if no_s else c / 2
         schedule = sch.theorem15_schedule(T15, lam=lam15, beta=beta, R=C.THM15["R"], D=D, no_sampling=no_s, n=cl15.n,
                                           L=L0)
-        res = sto.run_algorithm1_sgd(cl15, lam15, T=T15, R=C.THM15["R"], S=cl15.N if no_s else 3, beta=beta,
-                                     eta=schedule.eta, batch=schedule.batch, nu=schedule.nu, replicates=reps, seed=s_run,
-                                     w0=np.zeros(cl15.d_sub), regime="theorem15")
-        g2 = np.sum(cl15.grad_F(res.history[:, :T15], lam15) ** 2, -1)
-        # alpha-weighted running average: sum_{i<T} eta_i g_i / sum_{i<T} eta_i for every T
-        Yall = np.cumsum(g2 * schedule.eta, 1) / np.cumsum(schedule.eta)
+        Yall = cached_map(partial(thm15_running_average, cl15=cl15, lam15=lam15, T15=T15, R=C.THM15["R"], L0=L0),
+                          [(no_s, beta, D, reps, s_run)], namespace="lpproj.schedules.thm15",
+                          params={"problem_seed": s_prob15, "T15": T15, "lam15": lam15, "R": C.THM15["R"], "L0": L0})[0]
         T_ok = int(np.searchsorted(h_min * np.cumsum(schedule.eta_tilde), C.THM15_HT)) + 1
         key = "S=N" if no_s else "S<N"
         Tgrid = np.arange(1, T15 + 1)
@@ -101,7 +123,8 @@ def schedules_figure(outdir="figures", full=False, seed=0):
             a1.plot(xf, np.exp(fit.intercept) * xf ** fit.slope, color=col[key], ls="-", lw=2.6, alpha=0.5)
             ref = fit.mean[0] * (xf / xf[0]) ** stated
             a1.plot(xf, ref, color="k", ls="--", lw=1.0)
-            a1.annotate(f"stated slope {stated:g}", (xf[-1], ref[-1]), fontsize=8, ha="right", va="top")
+            a1.annotate(f"stated slope {stated:g}", (xf[-1], ref[-1]), xytext=(0, 4), textcoords="offset points",
+                        fontsize=8, ha="right", va="bottom")  # above the stated line: the fits lie below it
         a1.set_xscale("log")
         a1.set_yscale("log")
         a1.set_xlabel(r"$\zeta + T$  ($\zeta = 72\kappa_F(1 + 7\kappa_F/\beta)$ = %.0f)" % zeta)

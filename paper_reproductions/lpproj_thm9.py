@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+# fedtheory.plotting picks Agg when headless and keeps a backend the user chose (ipympl in Jupyter)
+from fedtheory.plotting import plt  # noqa: E402
 
 from fedtheory.lpproj.stochastic import run_algorithm1_sgd, theorem9_eta_hat  # noqa: E402
 from fedtheory.plotting import save_figure, style  # noqa: E402
+from fedtheory.parallel import cached_map  # noqa: E402
 from fedtheory.random import spawn_seeds  # noqa: E402
 from fedtheory_checks.lpproj import PAPER  # noqa: E402
 from fedtheory_checks.lpproj.thm9_grid import (LAM, SETUP, make_clients, paper_constants, quad_gap,  # noqa: E402
@@ -32,37 +33,50 @@ def w_bar_all_T(history, mu_F, eta_t):
     return num / np.cumsum(a)[None, :, None]
 
 
+def thm9_config(task, cl, full, reps):
+    """One left-panel configuration of the Theorem 9 figure (a :func:`fedtheory.parallel.cached_map` task):
+    ``task = ((label, R, S, beta, batch, nu), seed)``; ``reps`` replicates of Algorithm 1 at eta~ = eta_hat_1 for
+    4 (8 when ``full``) T_min rounds. Returns the mean gap of w_bar_T and its 99% half-width against T, the right
+    side of (17), T_min, eta~ and the constants C1, C2, C3, delta1^2."""
+    from scipy import stats
+
+    (label, R, S, beta, batch, nu), s = task
+    mu_F, L_F = cl.prop3_constants(LAM, mu=cl.mu_sample)
+    eta_t = theorem9_eta_hat(L_F, mu_F, beta)
+    T_min = int(math.ceil(2 / (eta_t * mu_F)))
+    T_max = (8 if full else 4) * T_min
+    tr = _GammaTracker(cl, LAM) if batch is not None else None
+    res = run_algorithm1_sgd(cl, LAM, T=T_max, R=R, S=S, beta=beta, eta=eta_t / (beta * R), batch=batch, nu=nu,
+                             replicates=reps, seed=s, on_local_step=tr)
+    k = paper_constants(cl, LAM, beta=beta, S=S, batch=batch, nu=nu, gamma_f_sq=tr.value if tr else 0.0)
+    wb = w_bar_all_T(res.history, k["mu_F"], eta_t)  # (reps, T_max, d_sub)
+    gaps = quad_gap(cl, LAM, wb)  # (reps, T_max)
+    Ts = np.arange(1, T_max + 1)
+    h = stats.t.ppf(0.995, reps - 1) * gaps.std(0, ddof=1) / math.sqrt(reps)
+    rhs = np.array([rhs17(k, eta_t, T, beta)["total"] for T in Ts])
+    return {"T": Ts, "mean": gaps.mean(0), "ci99_halfwidth": h, "rhs17": rhs, "T_min": T_min, "eta_tilde": eta_t,
+            **{c: k[c] for c in ("C1", "C2", "C3", "delta1_sq")}}
+
+
 @PAPER.figure("lpproj.thm9", reference="Theorem 9, bound (17); drift floor (spec claims 10, 13)")
 def thm9(outdir="figures", full=False, seed=0):
     """Left: E F(w_bar_T) - F* (mean of replicates, 99% t intervals) against T with the right side of (17), for three
     grid configurations at eta~ = eta_hat_1. Right: S = N with exact solves, the last iterate's gap against T for R = 4
     at two steps and for R = 1, with the exact client-drift floors (fixed points of the round map) and the drift term
     eta~^2 C_3/beta^2 of (17)."""
-    from scipy import stats
-
     s_data, s_runs = spawn_seeds(seed, 2)
     cl = make_clients(s_data)
     reps = 48 if full else 16
     data, left = {}, []
-    for (label, R, S, beta, batch, nu), s in zip(CONFIGS, spawn_seeds(s_runs, len(CONFIGS))):
-        mu_F, L_F = cl.prop3_constants(LAM, mu=cl.mu_sample)
-        eta_t = theorem9_eta_hat(L_F, mu_F, beta)
-        T_min = int(math.ceil(2 / (eta_t * mu_F)))
-        T_max = (8 if full else 4) * T_min
-        tr = _GammaTracker(cl, LAM) if batch is not None else None
-        res = run_algorithm1_sgd(cl, LAM, T=T_max, R=R, S=S, beta=beta, eta=eta_t / (beta * R), batch=batch, nu=nu,
-                                 replicates=reps, seed=s, on_local_step=tr)
-        k = paper_constants(cl, LAM, beta=beta, S=S, batch=batch, nu=nu, gamma_f_sq=tr.value if tr else 0.0)
-        wb = w_bar_all_T(res.history, k["mu_F"], eta_t)  # (reps, T_max, d_sub)
-        gaps = quad_gap(cl, LAM, wb)  # (reps, T_max)
-        Ts = np.arange(1, T_max + 1)
-        m = gaps.mean(0)
-        h = stats.t.ppf(0.995, reps - 1) * gaps.std(0, ddof=1) / math.sqrt(reps)
-        rhs = np.array([rhs17(k, eta_t, T, beta)["total"] for T in Ts])
+    # one cached task per configuration (an interrupted run resumes configuration by configuration)
+    runs = cached_map(partial(thm9_config, cl=cl, full=full, reps=reps), list(zip(CONFIGS, spawn_seeds(s_runs, len(CONFIGS)))),
+                      namespace="lpproj.thm9.config", params={"data_seed": s_data, "full": full, "reps": reps})
+    for (label, R, S, beta, batch, nu), r in zip(CONFIGS, runs):
+        Ts, m, h, rhs, T_min, eta_t = r["T"], r["mean"], r["ci99_halfwidth"], r["rhs17"], int(r["T_min"]), r["eta_tilde"]
         left.append((label, Ts, m, h, rhs, T_min))
         data[f"cfg{len(left)}"] = {"label": label, "T": Ts, "mean": m, "ci99_halfwidth": h, "rhs17": rhs,
                                   "T_min": T_min, "eta_tilde": eta_t, "R": R, "S": S, "beta": beta, "batch": batch,
-                                  "nu": nu, "C": {c: k[c] for c in ("C1", "C2", "C3", "delta1_sq")}}
+                                  "nu": nu, "C": {c: r[c] for c in ("C1", "C2", "C3", "delta1_sq")}}
     # right panel: drift floor with S = N, exact solves
     beta, R = 2.0, 4
     k = paper_constants(cl, LAM, beta=beta, S=cl.N)

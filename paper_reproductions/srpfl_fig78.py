@@ -98,7 +98,7 @@ def figure7(outdir="figures", full=False, seed=0):
         axes[0].legend(fontsize=7, loc="lower left")
         fig.suptitle(f"Fig. 7 linear analogue: N=M={sf.FIG_BASE['M']}, d={sf.FIG_BASE['d']}, k={sf.FIG_BASE['k']}, "
                      f"m={sf.FIG_BASE['m']}, sigma={sf.FIG_BASE['sigma']}, n0={sf.FIG_BASE['n0']}, fixed Exp(1) speeds, "
-                     f"C.T.=0; {G} groups x {r} paired replicates", fontsize=10)
+                     f"communication time C=0; {G} groups x {r} paired replicates", fontsize=10)
         fig.tight_layout()
         return [save_figure(fig, outdir, "srpfl_fig7", data, p, {"reference": "Figure 7 (linear analogue)"})]
 
@@ -139,13 +139,15 @@ def figure8(outdir="figures", full=False, seed=0):
         for rd, ls in (("mean", "-"), ("rate", "--")):
             for name in ("SRPFL", "FedRep"):
                 med = [float(np.median(sf._median_times(strag[(rd, f)], name))) for f in sf.FIG8_FRACTIONS]
-                ax.plot(sf.FIG8_FRACTIONS, med, "o" + ls, color=COLORS[name], label=f"{LABELS[name]}, lambda as {rd}s")
+                ax.plot(sf.FIG8_FRACTIONS, med, ("o" if rd == "mean" else "s") + ls, color=COLORS[name],
+                        label=f"{LABELS[name]}, lambda as {rd}s")
                 data[f"stragglers_time_{rd}_{name}"] = med
         ax.set_yscale("log")
         ax.set_xlabel("fraction of 'stragglers'")
         ax.set_ylabel("time to dist <= 0.1 (median over groups)")
         ax.set_title("% stragglers: time to target, both readings", fontsize=9)
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)  # below: covers no data
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False,
+                  handlelength=3.5)  # below: covers no data
         ax = axes[1, 2]
         for rd, mk in (("mean", "o"), ("rate", "s")):
             med = [float(np.median(_factors(strag[(rd, f)]))) for f in sf.FIG8_FRACTIONS]
@@ -173,7 +175,7 @@ def figure8(outdir="figures", full=False, seed=0):
             ax.axhline(1, color="0.5", lw=0.8)
             ax.set_yscale("log")
         fig.suptitle(f"Fig. 8 linear analogue: N=M={sf.FIG_BASE['M']}, d={sf.FIG_BASE['d']}, k=2 (3 when correlated), "
-                     f"m={sf.FIG_BASE['m']}, sigma={sf.FIG_BASE['sigma']}, n0={sf.FIG_BASE['n0']}, fixed speeds, C.T.=0, "
+                     f"m={sf.FIG_BASE['m']}, sigma={sf.FIG_BASE['sigma']}, n0={sf.FIG_BASE['n0']}, fixed speeds, communication time C=0, "
                      f"target dist <= {sf.FIG_BASE['target']}; {G} groups x {r} paired replicates", fontsize=10)
         fig.tight_layout()
         return [save_figure(fig, outdir, "srpfl_fig8", data, p, {"reference": "Figure 8 (linear analogue)"})]

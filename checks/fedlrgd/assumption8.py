@@ -12,10 +12,12 @@ assumptions". (7)-(9) are asserted for no instance ("imposed for technical purpo
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
-from fedtheory.random import as_generator, spawn_seeds
+from fedtheory.parallel import cached_map
+from fedtheory.random import as_generator, as_seed_sequence, spawn_seeds
 from fedtheory.linalg import blas_single_thread
 from fedtheory.lowrank.algorithms import make_logistic_problem
 from fedtheory.lowrank.assumption8 import (alpha_fit, brownian_inverse_bound, brownian_inverse_closed_form,
@@ -31,7 +33,14 @@ TREND_MARGIN = 0.1
 # ----------------------------------------------------------------------------- data
 def brownian_curves(r_grid, reps, seed, mu=MU):
     """``||G^{-1}||`` (SVD), its closed form and its provable bound for the Brownian loss with theta = x at separated
-    server data; arrays of shape (reps, len(r_grid))."""
+    server data; arrays of shape (reps, len(r_grid)). One task of the task cache (one stream over the grid)."""
+    out = cached_map(partial(_brownian_task, r_grid=[int(r) for r in r_grid], reps=int(reps), mu=mu),
+                     [as_seed_sequence(seed)], namespace="fedlrgd.asm8.brownian",
+                     params={"r_grid": [int(r) for r in r_grid], "reps": int(reps), "mu": mu})[0]
+    return out["svd"], out["closed"], out["bound"]
+
+
+def _brownian_task(seed, r_grid, reps, mu):
     rng = as_generator(seed)
     svd, closed, bound = (np.empty((reps, len(r_grid))) for _ in range(3))
     with blas_single_thread():  # the machine is shared: threaded SVDs of stacks are 10-20 times slower here
@@ -40,20 +49,30 @@ def brownian_curves(r_grid, reps, seed, mu=MU):
             svd[:, c] = inverse_norm(brownian_node_matrix(x, mu=mu))
             closed[:, c] = np.linalg.norm(brownian_inverse_closed_form(x, mu), 2, axis=(-2, -1))
             bound[:, c] = brownian_inverse_bound(x, mu)
-    return svd, closed, bound
+    return {"svd": svd, "closed": closed, "bound": bound}
 
 
 def logistic_curves(d, r_grid, reps, seed, mu=MU, check=False):
     """``max_i ||G^(i)^{-1}||`` for Appendix A's gradient at nested server data (make_logistic_problem) and nodes
     uniform in [-1,1]^(d-1): per replicate the first r of r_max points. Returns (values, precisions, rel_changes)."""
-    r_max = max(r_grid)
-    vals, prec, rel = (np.empty((reps, len(r_grid))) for _ in range(3))
+    r_grid = [int(r) for r in r_grid]
+    # one cached task per replicate (its own spawned stream): an interrupted run resumes replicate by replicate
+    rows = cached_map(partial(_logistic_replicate, d=d, r_grid=r_grid, mu=mu, check=check), spawn_seeds(seed, reps),
+                      namespace="fedlrgd.asm8.logistic", params={"d": d, "r_grid": r_grid, "mu": mu, "check": check})
+    return tuple(np.array([np.asarray(row[j], dtype=float) for row in rows]).reshape(reps, len(r_grid))
+                 for j in ("vals", "prec", "rel"))
+
+
+def _logistic_replicate(child, d, r_grid, mu, check):
+    """One replicate of :func:`logistic_curves` (a :func:`fedtheory.parallel.cached_map` task)."""
+    vals, prec, rel = (np.empty((1, len(r_grid))) for _ in range(3))
     with blas_single_thread():
-        return _logistic_fill(d, r_grid, reps, seed, mu, check, r_max, vals, prec, rel)
+        _logistic_fill(d, r_grid, 1, child, mu, check, max(r_grid), vals, prec, rel, children=[child])
+    return {"vals": vals[0], "prec": prec[0], "rel": rel[0]}
 
 
-def _logistic_fill(d, r_grid, reps, seed, mu, check, r_max, vals, prec, rel):
-    for k, child in enumerate(spawn_seeds(seed, reps)):
+def _logistic_fill(d, r_grid, reps, seed, mu, check, r_max, vals, prec, rel, children=None):
+    for k, child in enumerate(children if children is not None else spawn_seeds(seed, reps)):
         rng = as_generator(child)
         X0 = make_logistic_problem(d=d, r=r_max, m=1, s=1, mu=mu, seed=rng).X0
         nodes = rng.uniform(-1, 1, (r_max, d - 1))

@@ -5,7 +5,8 @@ import math
 import numpy as np
 from scipy.optimize import minimize_scalar
 from fedtheory.claims import FAILS, HOLDS
-from fedtheory.random import as_generator
+from fedtheory.parallel import cached_map
+from fedtheory.random import as_generator, as_seed_sequence
 from fedtheory.lpproj import (lambda_star_symbolic, lemma29_argmin, loss_derivative_lpproj, make_problem, minimal_loss,
     optimal_lambda, proposition16_threshold, run_algorithm1, test_loss, test_loss_general)
 from .._util import CLAIM_LEVEL, erratum_verdict
@@ -113,16 +114,44 @@ COMPARISONS_DRAWS = (4000, 20000)
                     "[1e-4, 1e3]); orderings up to 1e-12 relative rounding; each iff must hold at every draw except "
                     "within 1e-9 relative of its boundary (outside the regime); the convex combination to 1e-10 relative")
 def _comparisons(full: bool, seed):
-    rng = as_generator(seed)
-    viol = {k: 0 for k in ("order", "loc<=avg", "l2*<=avg", "me<=avg", "l2<=avg", "convex")}
     draws = COMPARISONS_DRAWS[bool(full)]
-    for _ in range(draws):
-        N = int(rng.integers(2, 300))
-        d = int(rng.integers(2, 200))
-        kw = dict(N=N, n=int(rng.integers(1, 1000)), d=d, d_sub=int(rng.integers(1, d)),
-                  b=float(rng.uniform(0.1, 5)), sigma=float(rng.uniform(0.05, 3)),
-                  Sigma=float(10 ** rng.uniform(-4, 1)))
-        lam = float(10 ** rng.uniform(-4, 3))
+    # one cached task per chunk of COMPARISONS_CHUNK draws (one stream: each chunk replays the earlier draws)
+    counts = cached_map(_comparisons_chunk, [(a, min(a + COMPARISONS_CHUNK, draws), as_seed_sequence(seed))
+                                             for a in range(0, draws, COMPARISONS_CHUNK)],
+                        namespace="lpproj.appB2.comparisons", params={})
+    viol = dict(zip(_COMPARISON_KEYS, (int(v) for v in np.sum(counts, axis=0))))
+    total = sum(viol.values())
+    return dict(status=HOLDS if total == 0 else FAILS, observed={"violations": viol, "draws": draws},
+                bound={"violations": 0},
+                evidence=f"{draws} random parameter draws (N 2..300, d 2..200, lam 1e-4..1e3): violations {viol}",
+                params={"draws": draws})
+
+
+COMPARISONS_CHUNK = 1000
+_COMPARISON_KEYS = ("order", "loc<=avg", "l2*<=avg", "me<=avg", "l2<=avg", "convex")
+
+
+def _comparison_draw(rng):
+    """One random parameter point of :func:`_comparisons`: ``(kw, lam)``."""
+    N = int(rng.integers(2, 300))
+    d = int(rng.integers(2, 200))
+    kw = dict(N=N, n=int(rng.integers(1, 1000)), d=d, d_sub=int(rng.integers(1, d)),
+              b=float(rng.uniform(0.1, 5)), sigma=float(rng.uniform(0.05, 3)),
+              Sigma=float(10 ** rng.uniform(-4, 1)))
+    return kw, float(10 ** rng.uniform(-4, 3))
+
+
+def _comparisons_chunk(task):
+    """Violation counts (in :data:`_COMPARISON_KEYS` order) of draws ``start..stop-1`` of one stream (a
+    :func:`fedtheory.parallel.cached_map` task, ``task = (start, stop, seed)``)."""
+    start, stop, seed = task
+    rng = as_generator(seed)
+    for _ in range(start):  # the earlier chunks' draws: the same numbers as one sequential pass
+        _comparison_draw(rng)
+    viol = dict.fromkeys(_COMPARISON_KEYS, 0)
+    for _ in range(start, stop):
+        kw, lam = _comparison_draw(rng)
+        N, d = kw["N"], kw["d"]
         b, ds = kw["b"], kw["d_sub"]
         ls = optimal_lambda(**kw)
         Lloc, Lavg = test_loss("local", **kw), test_loss("fedavg", **kw)
@@ -149,11 +178,7 @@ def _comparisons(full: bool, seed):
         conv = ds / d * (Lme - s2) + (1 - ds / d) * (Lloc - s2)
         if abs((Ll2 - s2) - conv) > 1e-10 * abs(conv):
             viol["convex"] += 1
-    total = sum(viol.values())
-    return dict(status=HOLDS if total == 0 else FAILS, observed={"violations": viol, "draws": draws},
-                bound={"violations": 0},
-                evidence=f"{draws} random parameter draws (N 2..300, d 2..200, lam 1e-4..1e3): violations {viol}",
-                params={"draws": draws})
+    return np.array([viol[k] for k in _COMPARISON_KEYS])
 
 
 @PAPER.claim("lpproj.rem17.dsub", "Remark 17 / Remark 31 (corrected parenthesisation)",

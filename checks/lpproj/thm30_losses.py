@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import math
+from functools import partial
+
 import numpy as np
 from scipy.optimize import minimize_scalar
 from fedtheory.claims import FAILS, HOLDS
 from fedtheory.montecarlo import estimate_from_samples, mc_mean
-from fedtheory.random import as_generator, spawn_seeds
+from fedtheory.parallel import cached_map
+from fedtheory.random import as_generator, as_seed_sequence, spawn_seeds
 from fedtheory.lpproj import (METHODS, closed_form_models, effective_heterogeneity, make_problem, mc_test_loss, optimal_lambda,
     signflip_moments, test_loss, test_loss_general)
 from .._util import CLAIM_LEVEL, agreement_verdict, equality_verdict, erratum_verdict
@@ -15,6 +18,24 @@ from . import PAPER
 
 
 # ----------------------------------------------------------------------------- losses vs MC
+def _mc_task(task, prob):
+    """One :func:`fedtheory.lpproj.mc_test_loss` estimate (a :func:`fedtheory.parallel.cached_map` task, ``task =
+    (method, lam, options, seed)``) as ``[mean, se, ci_low, ci_high, n, confidence]``."""
+    method, lam, opts, s = task
+    e = mc_test_loss(method, prob, lam, seed=s, **opts)
+    return np.array([e.mean, e.se, e.ci_low, e.ci_high, e.n, e.confidence], dtype=float)
+
+
+def cached_mc_estimates(prob, tasks, namespace, params):
+    """:func:`fedtheory.lpproj.mc_test_loss` for each ``(method, lam, options, seed)`` of ``tasks`` through the task
+    cache (``params`` must identify ``prob``, e.g. by its seed); returns the estimates in order."""
+    from fedtheory.montecarlo import Estimate
+
+    rows = cached_map(partial(_mc_task, prob=prob), tasks, namespace=namespace, params=params)
+    return [Estimate(mean=float(r[0]), se=float(r[1]), ci_low=float(r[2]), ci_high=float(r[3]), n=int(r[4]),
+                     confidence=float(r[5])) for r in rows]
+
+
 @PAPER.claim("lpproj.thm30.general-losses-mc", "App. B.2 (clean) and B.3 (attacks), general forms (no uniformity)",
              "For fixed true w_k, the benign-average test loss of every method (local, FedAvg, pFedMe, Ditto, "
              "lp-proj-2), clean and under same-value, sign-flip and Gaussian attacks, equals the general closed "
@@ -28,10 +49,13 @@ def _general_mc(full: bool, seed):
     n_samples = 100_000 if full else 20_000
     ests, vals = [], []
     rows = {}
+    tasks = [(method, 0.5, dict(attack=attack, N_a=N_a, tau=tau, n_samples=n_samples, chunk=5000), sm)
+             for (attack, N_a, tau), s in zip(ATTACK_CASES, spawn_seeds(seed, len(ATTACK_CASES)))
+             for method, sm in zip(METHODS, spawn_seeds(s, len(METHODS)))]
+    cached = iter(cached_mc_estimates(prob, tasks, "lpproj.thm30.general-mc", {"problem_seed": seed}))
     for (attack, N_a, tau), s in zip(ATTACK_CASES, spawn_seeds(seed, len(ATTACK_CASES))):
         for method, sm in zip(METHODS, spawn_seeds(s, len(METHODS))):
-            e = mc_test_loss(method, prob, 0.5, attack=attack, N_a=N_a, tau=tau, n_samples=n_samples,
-                             chunk=5000, seed=sm)
+            e = next(cached)  # one cached task per (attack, method)
             v = test_loss_general(method, 0.5, prob, attack=attack, N_a=N_a, tau=tau)
             ests.append(e)
             vals.append(float(v))
@@ -93,13 +117,15 @@ def _gauss_same(full: bool, seed):
     n_samples = 100_000 if full else 30_000
     worst_cf = 0.0
     zs = []
-    for method, s in zip(METHODS, spawn_seeds(seed, len(METHODS))):
+    tasks = [(method, 0.5, dict(attack=att, N_a=4, tau=3.0, n_samples=n_samples), s12)
+             for method, s in zip(METHODS, spawn_seeds(seed, len(METHODS)))
+             for att, s12 in zip(("same-value", "gaussian"), spawn_seeds(s, 2))]
+    cached = iter(cached_mc_estimates(prob, tasks, "lpproj.thm30.gauss-same", {"problem_seed": seed}))
+    for method in METHODS:
         a = test_loss_general(method, 0.5, prob, attack="same-value", N_a=4, tau=3.0)
         g = test_loss_general(method, 0.5, prob, attack="gaussian", N_a=4, tau=3.0)
         worst_cf = max(worst_cf, abs(a - g))
-        s1, s2 = spawn_seeds(s, 2)
-        e1 = mc_test_loss(method, prob, 0.5, attack="same-value", N_a=4, tau=3.0, n_samples=n_samples, seed=s1)
-        e2 = mc_test_loss(method, prob, 0.5, attack="gaussian", N_a=4, tau=3.0, n_samples=n_samples, seed=s2)
+        e1, e2 = next(cached), next(cached)  # one cached task per (method, attack)
         se = math.hypot(e1.se, e2.se)
         zs.append(0.0 if se == 0 else (e1.mean - e2.mean) / se)
     zmax = float(np.max(np.abs(zs)))
@@ -263,17 +289,40 @@ BULLETS_DRAWS = (1000, 4000)
                     "direction, no loss formula); comparisons within 1e-9 relative of a tie are outside the regime; a "
                     "reading holds if it agrees with the referee on every draw")
 def _bullets(full: bool, seed):
+    draws = BULLETS_DRAWS[bool(full)]
+    # one cached task per chunk of BULLETS_CHUNK settings (one stream: each chunk replays the earlier draws)
+    counts = cached_map(_bullets_chunk, [(a, min(a + BULLETS_CHUNK, draws), draws, as_seed_sequence(seed))
+                                         for a in range(0, draws, BULLETS_CHUNK)],
+                        namespace="lpproj.thm30.bullets", params={})
+    mis_p1, mis_c1, mis_p3, mis_c3, ties = (int(v) for v in np.sum(counts, axis=0))
+    return _bullets_verdict(draws, mis_p1, mis_c1, mis_p3, mis_c3, ties)
+
+
+BULLETS_CHUNK = 200
+
+
+def _bullet_draw(rng):
+    """One random attacked setting of :func:`_bullets`: ``(kw, lam)``."""
+    N = int(rng.integers(5, 200))
+    kw = dict(N=N, n=int(rng.integers(5, 500)), d=50, d_sub=10, b=float(rng.uniform(0.2, 3)),
+              sigma=float(rng.uniform(0.2, 2)), Sigma=float(10 ** rng.uniform(-4, 0)),
+              attack="same-value", N_a=int(rng.integers(1, N)), tau=float(10 ** rng.uniform(-2, 1)))
+    return kw, float(10 ** rng.uniform(-4, 2))
+
+
+def _bullets_chunk(task):
+    """``[mis_p1, mis_c1, mis_p3, mis_c3, ties]`` of settings ``start..stop-1`` of :func:`_bullets` (a
+    :func:`fedtheory.parallel.cached_map` task, ``task = (start, stop, draws, seed)``)."""
+    start, stop, draws, seed = task
     rng = as_generator(seed)
+    for _ in range(start):  # the earlier chunks' draws: the same numbers as one sequential pass
+        _bullet_draw(rng)
     mis_p1 = mis_c1 = mis_p3 = mis_c3 = 0
     ties = 0
-    draws = BULLETS_DRAWS[bool(full)]
-    for s_inst in spawn_seeds(spawn_seeds(seed, 1)[0], draws):
-        N = int(rng.integers(5, 200))
-        kw = dict(N=N, n=int(rng.integers(5, 500)), d=50, d_sub=10, b=float(rng.uniform(0.2, 3)),
-                  sigma=float(rng.uniform(0.2, 2)), Sigma=float(10 ** rng.uniform(-4, 0)),
-                  attack="same-value", N_a=int(rng.integers(1, N)), tau=float(10 ** rng.uniform(-2, 1)))
+    for s_inst in spawn_seeds(spawn_seeds(seed, 1)[0], draws)[start:stop]:
+        kw, lam = _bullet_draw(rng)
+        N = kw["N"]
         b, s2, n, Na = kw["b"], kw["sigma"] ** 2, kw["n"], kw["N_a"]
-        lam = float(10 ** rng.uniform(-4, 2))
         inst = isotropic_problem(N, 2, 1, n, b, kw["sigma"], kw["Sigma"], N_a=Na, seed=s_inst)
         att = dict(attack="same-value", N_a=Na, tau=kw["tau"])
         L_loc = exact_benign_loss("local", lam, inst, **att, excess=True)
@@ -294,6 +343,10 @@ def _bullets(full: bool, seed):
             mis_c3 += truth3 != (lam >= (ls - b) / 2)
         else:
             ties += 1
+    return np.array([mis_p1, mis_c1, mis_p3, mis_c3, ties])
+
+
+def _bullets_verdict(draws, mis_p1, mis_c1, mis_p3, mis_c3, ties):
     return erratum_verdict(mis_p1 + mis_p3 == 0, mis_c1 + mis_c3 == 0,
                            printed={"bullet1_mismatches": int(mis_p1), "bullet3_mismatches": int(mis_p3)},
                            corrected={"bullet1_mismatches": int(mis_c1), "bullet3_mismatches": int(mis_c3)},

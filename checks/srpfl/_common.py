@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import math
 from contextlib import contextmanager
+from functools import partial
+from types import SimpleNamespace
 
 import numpy as np
 from fedtheory.claims import FAILS
+from fedtheory.parallel import cached_map
 from fedtheory.random import spawn_seeds
 from fedtheory.srpfl import run_srpfl
 
@@ -30,16 +33,28 @@ def _runs(full, seed, *, sigma=0.5, record=False, seeds=None, trace=False, **kw)
     if not (trace or record):
         return list(run_srpfl(**p, replicates=seeds, seed=seed)), p
     runs, defects = [], []
-    for s in spawn_seeds(seed, seeds):
-        if trace:
-            with trace_round_inputs() as rec:
-                runs.append(run_srpfl(**p, record_identities=record, seed=s))
-            defects.append(check_trace(rec, runs[-1]))
+    if trace:  # one cached task per run (traced runs return their identities and defects only)
+        for out in cached_map(partial(_traced_run, p=p, record=record), spawn_seeds(seed, seeds),
+                              namespace="srpfl.traced-run", params={**p, "record": record}):
+            runs.append(SimpleNamespace(identities={k[4:]: v for k, v in out.items() if k.startswith("ids_")}))
+            defects.append(np.atleast_1d(np.asarray(out["defects"], float)))
             if defects[-1].size and defects[-1].max() > ORTHO_TOL:
                 break  # the precondition is already violated: the caller reports `fails`
-        else:
-            runs.append(run_srpfl(**p, record_identities=record, seed=s))
-    return (runs, p, defects) if trace else (runs, p)
+        return runs, p, defects
+    for s in spawn_seeds(seed, seeds):
+        runs.append(run_srpfl(**p, record_identities=record, seed=s))
+    return runs, p
+
+
+def _traced_run(s, p, record):
+    """One traced exact run of :func:`_runs` (a :func:`fedtheory.parallel.cached_map` task): the orthonormality
+    defects of its rounds' inputs (``"defects"``) and, with ``record``, its Appendix A identities (``"ids_<name>"``)."""
+    with trace_round_inputs() as rec:
+        res = run_srpfl(**p, record_identities=record, seed=s)
+    out = {"defects": check_trace(rec, res)}
+    if record:
+        out.update({f"ids_{k}": np.asarray(v) for k, v in res.identities.items()})
+    return out
 
 
 def orthonormality_defect(B: np.ndarray) -> float:
