@@ -205,6 +205,8 @@ def _cut(text: str, width: int) -> str:
 
 # ----------------------------------------------------------------------------- verify
 def _verify(args) -> int:
+    import contextlib
+
     from .provenance import provenance
 
     papers, errors = _papers(args.paper)
@@ -224,11 +226,16 @@ def _verify(args) -> int:
     verdicts = []
     t0 = time.perf_counter()
     mode = "full" if args.full else "quick"
+    fmt = getattr(args, "format", "table")
+    log = sys.stdout if fmt == "table" else sys.stderr  # --format csv/json/latex: stdout holds the table only
     print(f"fedtheory verify ({mode} mode, seed {args.seed if args.seed is not None else 'default'}):"
-          f" {len(claims)} claims from {', '.join(p.key for p in papers)}", flush=True)
+          f" {len(claims)} claims from {', '.join(p.key for p in papers)}", file=log, flush=True)
     width = max(len(c.id) for c in claims)
+    from .results import paper_fingerprint, results_header, verdict_store
+
+    store = verdict_store()
     for c in claims:
-        with warnings.catch_warnings(record=True) as caught:
+        with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(log):
             warnings.simplefilter("always")
             v = c.evaluate(full=args.full, seed=args.seed)
         if caught:
@@ -236,16 +243,26 @@ def _verify(args) -> int:
             v = type(v)(**{**v.__dict__, "evidence": v.evidence + f" [{len(caught)} warning(s): "
                                                                     f"{', '.join(kinds)}]"})
         verdicts.append(v)
+        if store is not None:  # saved for `fedtheory report` (fedtheory.results)
+            store.put(c, v, full=args.full, seed=args.seed, fingerprint=paper_fingerprint(get_paper(c.paper)))
         print(f"  {v.status:<17} {c.id:<{width}}  {v.seconds:6.1f}s  {_cut(v.evidence, 160)}"
-              if not args.verbose else f"\n{v}", flush=True)
+              if not args.verbose else f"\n{v}", file=log, flush=True)
     counts = {s: sum(v.status == s for v in verdicts) for s in STATUSES}
     print("summary: " + ", ".join(f"{n} {s}" for s, n in counts.items()) +
           f" ({time.perf_counter() - t0:.1f}s)" + (f"; {len(errors)} paper plugin(s) failed to load"
-                                                     if errors else ""))
+                                                     if errors else ""), file=log)
+    header = {"provenance": provenance(seed=args.seed, mode=mode), "papers": _citations(papers),
+              **results_header(papers)}
     if args.json:
-        dump_json(verdicts, args.json, header={"provenance": provenance(seed=args.seed, mode=mode),
-                                               "papers": _citations(papers)})
-        print(f"wrote {args.json}")
+        dump_json(verdicts, args.json, header=header)
+        print(f"wrote {args.json}", file=log)
+    if fmt != "table":  # fedtheory.export: the same JSON as --json, or a claim table for a paper
+        from . import export
+
+        text = export.to_json(verdicts, header) + "\n" if fmt == "json" else \
+            export.to_csv(verdicts) if fmt == "csv" else export.to_latex(verdicts)
+        sys.stdout.write(text)
+        sys.stdout.flush()
     return 1 if any(counts[s] for s in BAD_STATUSES) or errors else 0
 
 
@@ -320,10 +337,13 @@ def _report(args) -> int:
     from .report import build_report
 
     papers, errors = _papers(args.paper)
-    res = build_report(args.out, full=args.full, papers=[p.key for p in papers], seed=args.seed)
+    res = build_report(args.out, full=args.full, papers=[p.key for p in papers], seed=args.seed,
+                       from_json=args.from_json, figures_dir=args.figures)
     c = res["counts"]
+    src = ", ".join(f"{n} {k}" for k, n in res["source"].items() if n)
     print(f"wrote {res['index']} and {res['claims']}: " + ", ".join(f"{n} {s}" for s, n in c.items()) +
-          f" ({res['seconds']:.1f} s)")
+          f" (verdicts: {src}; figures: {res['figures']['reused']} reused, {res['figures']['regenerated']} "
+          f"regenerated; {res['seconds']:.1f} s)")
     return 1 if any(c[s] for s in BAD_STATUSES) or errors else 0
 
 
@@ -470,6 +490,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only this claim id (repeatable; former ids accepted; default: every claim of the papers)")
     v.add_argument("--json", metavar="PATH",
                    help="write the verdicts, citations and provenance as JSON (default: no JSON file)")
+    v.add_argument("--format", choices=["table", "json", "csv", "latex"], default="table",
+                   help="what goes to stdout: table (progress lines and a summary), json (what --json writes), "
+                        "csv (one row per claim: paper, id, reference, status, computed and theory key numbers, "
+                        "CI, statement, evidence) or latex (a booktabs tabular, a longtable above 25 claims; "
+                        "needs \\usepackage{booktabs,longtable,array}); with json, csv or latex the progress and "
+                        "summary go to stderr, "
+                        "e.g. `fedtheory verify --paper fedrep --format latex > claims.tex`")
     v.add_argument("--verbose", "-v", action="store_true", help="print paired computed/theory lines")
     v.set_defaults(func=_verify)
 
@@ -502,6 +529,13 @@ def build_parser() -> argparse.ArgumentParser:
     _paper_option(rp, "section")
     rp.add_argument("--out", default="report", metavar="DIR",
                     help="output folder (index.html, claims.json, figures/), created if missing")
+    rp.add_argument("--from-json", dest="from_json", default=None, metavar="PATH",
+                    help="take the verdicts from this `fedtheory verify --json` file; refused (exit 2) unless "
+                         "it is current: same version, sources, mode, seed, and every claim of the papers "
+                         "(default: the verdict cache that verify fills; missing claims are run)")
+    rp.add_argument("--figures", default="figures", metavar="DIR",
+                    help="reuse figures written here by `fedtheory reproduce` when their sidecars say they are "
+                         "current; the others are regenerated into OUT/figures")
     rp.set_defaults(func=_report)
 
     c = add("calc", "a paper's calculator: `fedtheory calc PAPER [options]` (`fedtheory calc` lists them)")
@@ -619,8 +653,9 @@ def main(argv: list[str] | None = None) -> int:
             _check_paths(args)
             cache = _configure_execution(args) if hasattr(args, "no_cache") else None
             code = args.func(args)
-            if cache is not None:
-                print(cache.summary())
+            if cache is not None:  # to stderr when stdout carries a table (verify --format csv/json/latex)
+                print(cache.summary(),
+                      file=sys.stdout if getattr(args, "format", "table") == "table" else sys.stderr)
             sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
             return code
         except (ValueError, TypeError) as exc:  # UsageError and PluginError are ValueErrors

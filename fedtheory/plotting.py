@@ -11,7 +11,25 @@ import os
 
 import matplotlib
 
-if not os.environ.get("DISPLAY") and not os.environ.get("MPLBACKEND") and "ipykernel" not in __import__("sys").modules:
+
+#: non-interactive builtin backends: they work without a display, so a user's choice of one is kept
+_HEADLESS_OK = {"agg", "cairo", "pdf", "pgf", "ps", "svg", "template"}
+
+
+def _keep_backend() -> bool:
+    """True when the user chose a backend that works without a display: ``MPLBACKEND``, or
+    ``matplotlib.use``/matplotlibrc naming a ``module://`` backend (ipympl's ``%matplotlib widget``,
+    inline) or a non-interactive one. A GUI backend from matplotlibrc is still replaced by Agg."""
+    if os.environ.get("MPLBACKEND"):
+        return True
+    try:
+        name = matplotlib.rcParams._get_backend_or_none()
+    except AttributeError:  # pragma: no cover - a matplotlib without the helper
+        return False
+    return bool(name) and (name.lower().startswith("module://") or name.lower() in _HEADLESS_OK)
+
+
+if not os.environ.get("DISPLAY") and not _keep_backend() and "ipykernel" not in __import__("sys").modules:
     matplotlib.use("Agg")  # headless: files only (an interactive session keeps its own backend)
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -67,25 +85,68 @@ def band(ax, x, runs, color, label, q=(0.1, 0.9), **kw):
     return med, lo, hi
 
 
+#: PDF metadata written by :func:`save_figure`: no creation or modification date, so that the
+#: same figure gives the same bytes at every run (matplotlib's PDF writes no ``/ID``, and its PNG
+#: metadata holds only the software version)
+_PDF_METADATA = {"CreationDate": None, "ModDate": None}
+
+
+def _paper_of(figure_id):
+    """The paper a figure id belongs to, or ``None`` (no id, or an unknown paper key)."""
+    from .plugins import PluginError, paper_of
+
+    try:
+        return paper_of(figure_id) if figure_id else None
+    except PluginError:
+        return None
+
+
 def save_figure(fig, outdir: str, name: str, data: dict, params: dict,
                 meta: dict | None = None) -> dict:
-    """Write ``name.png``, ``name.pdf`` and ``name.json`` under ``outdir``.
+    """Write ``name.png``, ``name.pdf`` and ``name.json`` under ``outdir``; close ``fig``.
 
     The JSON sidecar holds the plotted ``data``, the ``params``, ``meta`` and, when called
     inside :func:`fedtheory.reproduce`, the figure id, its reference, the paper's citation and
-    the run's provenance (fedtheory, numpy, scipy and Python versions, git commit, platform,
-    date, seed, mode). Returns a dict with the three paths.
+    the provenance of the figure (:func:`fedtheory.provenance.figure_provenance`: the fedtheory,
+    numpy, scipy, matplotlib and Python versions, the platform, a fingerprint of the sources of
+    fedtheory and of the paper plugin, the seed and the mode).
+
+    The three files are byte-reproducible: the same code, libraries, seed and mode write the
+    same bytes whenever they run. The PDF carries no ``/CreationDate`` or ``/ModDate``, and the
+    sidecar no date or git commit (so tracked figures stay clean after ``fedtheory reproduce``
+    and after commits that leave the sources unchanged); the run's date and commit are in
+    ``fedtheory verify --json`` and in the report.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure; it is closed once written.
+    outdir : str
+        Output folder, created if missing.
+    name : str
+        File name without extension.
+    data, params : dict
+        The plotted data and the parameters that produced them (numpy values allowed).
+    meta : dict, optional
+        More top-level keys for the sidecar.
+
+    Returns
+    -------
+    dict
+        ``{"png": path, "pdf": path, "json": path}``.
     """
-    from .provenance import current_figure_context, provenance
+    from .provenance import current_figure_context, figure_provenance
 
     os.makedirs(outdir, exist_ok=True)
     paths = {ext: os.path.join(outdir, f"{name}.{ext}") for ext in ("png", "pdf", "json")}
     fig.savefig(paths["png"])
-    fig.savefig(paths["pdf"])
-    with open(paths["json"], "w") as fh:
-        ctx = dict(current_figure_context() or {})
-        source = {k: ctx.pop(k) for k in ("figure_id", "reference", "paper") if k in ctx}
-        json.dump(to_jsonable({"figure": name, **source, "params": params, "data": data, **(meta or {}),
-                               "provenance": provenance(**ctx)}), fh, indent=1)
+    fig.savefig(paths["pdf"], metadata=_PDF_METADATA)
+    ctx = dict(current_figure_context() or {})
+    source = {k: ctx.pop(k) for k in ("figure_id", "reference", "paper") if k in ctx}
+    prov = figure_provenance(seed=ctx.get("seed"), mode=ctx.get("mode"), paper=_paper_of(source.get("figure_id")))
+    text = json.dumps(to_jsonable({"figure": name, **source, "params": params, "data": data, **(meta or {}),
+                                   "provenance": prov}), indent=1)
+    with open(paths["json"], "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(text + "\n")
     plt.close(fig)
     return paths

@@ -1,9 +1,19 @@
 """Provenance of a run: what produced a JSON output, a figure sidecar or a report.
 
-:func:`provenance` returns the fedtheory version, the git commit of the source tree (when
-fedtheory runs from a git checkout), the numpy, scipy and Python versions, the platform, the
-date, the seed and the mode. The date honours ``SOURCE_DATE_EPOCH`` (the reproducible-builds
-convention), so outputs can be made byte-identical across runs.
+Two records, for two uses:
+
+* :func:`provenance` (``verify --json``, ``ledger --json``, the report) describes *this run*: the
+  fedtheory version, the git commit of the source tree and whether it had uncommitted changes
+  (when fedtheory runs from a git checkout), the numpy, scipy, matplotlib and Python versions,
+  the platform, the date, the seed and the mode. The date honours ``SOURCE_DATE_EPOCH`` (the
+  reproducible-builds convention).
+* :func:`figure_provenance` (the JSON sidecar of every figure) describes only *what the figure's
+  content depends on*: the versions, a coarse platform (operating system and machine, no kernel
+  release), the seed, the mode and a fingerprint of the sources of fedtheory and of the figure's
+  paper plugin (:func:`fedtheory.results.paper_fingerprint`). It has no date, no git commit and no dirty flag, so
+  ``fedtheory reproduce`` run twice writes byte-identical sidecars, and tracked figures stay
+  unchanged after a commit that does not touch the code (a commit hash changes at every commit,
+  a date at every run).
 """
 from __future__ import annotations
 
@@ -15,7 +25,7 @@ import os
 import platform
 import subprocess
 
-__all__ = ["provenance", "figure_context", "current_figure_context"]
+__all__ = ["provenance", "figure_provenance", "figure_context", "current_figure_context"]
 
 _FIGURE: contextvars.ContextVar[dict | None] = contextvars.ContextVar("fedtheory_figure", default=None)
 
@@ -51,21 +61,99 @@ def _date() -> str:
     return t.replace(microsecond=0).isoformat()
 
 
-def provenance(*, seed=None, mode: str | None = None) -> dict:
-    """A dict describing the software and machine behind an output.
+def _versions() -> dict:
+    """The versions of fedtheory, Python and the libraries whose output a result depends on."""
+    import importlib.metadata
 
-    Keys: ``fedtheory``, ``git_commit``, ``git_dirty``, ``python``, ``numpy``, ``scipy``,
-    ``platform``, ``date`` (UTC, ISO 8601), ``seed``, ``mode``.
-    """
     import numpy
     import scipy
 
     from . import __version__
 
+    try:  # the installed version, without importing matplotlib (verify --json never plots)
+        mpl = importlib.metadata.version("matplotlib")
+    except importlib.metadata.PackageNotFoundError:
+        mpl = None
+    return {"fedtheory": __version__, "python": platform.python_version(), "numpy": numpy.__version__,
+            "scipy": scipy.__version__, "matplotlib": mpl}
+
+
+def provenance(*, seed=None, mode: str | None = None) -> dict:
+    """A dict describing the software and machine behind an output, and when it was made.
+
+    Parameters
+    ----------
+    seed : int or None
+        The run's base seed (``None``: each claim's own).
+    mode : {"quick", "full"} or None
+        The run's mode.
+
+    Returns
+    -------
+    dict
+        Keys ``fedtheory``, ``git_commit``, ``git_dirty``, ``python``, ``numpy``, ``scipy``,
+        ``matplotlib``, ``platform`` (:func:`platform.platform`), ``date`` (UTC, ISO 8601; honours
+        ``SOURCE_DATE_EPOCH``), ``seed``, ``mode``. For figure sidecars use
+        :func:`figure_provenance`, which leaves out what changes between identical runs.
+
+    Examples
+    --------
+    >>> from fedtheory.provenance import provenance
+    >>> p = provenance(seed=0, mode="quick")
+    >>> p["seed"], p["mode"], "date" in p and "git_commit" in p
+    (0, 'quick', True)
+    """
     commit, dirty = _git()
-    return {"fedtheory": __version__, "git_commit": commit, "git_dirty": dirty,
-            "python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
+    v = _versions()
+    return {"fedtheory": v.pop("fedtheory"), "git_commit": commit, "git_dirty": dirty, **v,
             "platform": platform.platform(), "date": _date(), "seed": seed, "mode": mode}
+
+
+def figure_provenance(*, seed=None, mode: str | None = None, paper=None) -> dict:
+    """The provenance written into a figure's JSON sidecar: only what its content depends on.
+
+    Two runs of ``fedtheory reproduce`` with the same code, libraries, seed and mode give the
+    same record (and so byte-identical sidecars), whatever the date or the git commit; the record
+    changes when the results may change: a new version of fedtheory, numpy, scipy, matplotlib or
+    Python, another operating system or machine type, another seed or mode, or any edit of the
+    sources (``source_fingerprint``).
+
+    Parameters
+    ----------
+    seed : int or None
+        The figure's seed.
+    mode : {"quick", "full"} or None
+        The run's mode.
+    paper : fedtheory.Paper or None
+        The paper the figure belongs to: the fingerprint then covers its plugin's packages too
+        (:func:`fedtheory.results.paper_fingerprint`); ``None``: the fedtheory sources only
+        (:func:`fedtheory.cache.code_fingerprint`).
+
+    Returns
+    -------
+    dict
+        Keys ``fedtheory``, ``python``, ``numpy``, ``scipy``, ``matplotlib``, ``platform``
+        (``system-machine``, e.g. ``Linux-x86_64``: no kernel release, which changes with every OS
+        update but not the numbers), ``source_fingerprint`` (SHA-256 of the sources), ``seed``,
+        ``mode``. No ``date``, ``git_commit`` or ``git_dirty``: those are in :func:`provenance`.
+
+    Examples
+    --------
+    >>> from fedtheory.provenance import figure_provenance
+    >>> p = figure_provenance(seed=0, mode="quick")
+    >>> p == figure_provenance(seed=0, mode="quick"), "date" in p, "git_commit" in p, len(p["source_fingerprint"])
+    (True, False, False, 64)
+    """
+    if paper is None:
+        from .cache import code_fingerprint
+
+        fp = code_fingerprint()
+    else:
+        from .results import paper_fingerprint
+
+        fp = paper_fingerprint(paper)
+    return {**_versions(), "platform": f"{platform.system()}-{platform.machine()}", "source_fingerprint": fp,
+            "seed": seed, "mode": mode}
 
 
 @contextlib.contextmanager
