@@ -25,9 +25,10 @@ def _render(index, profile):
     r = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=5000",
                         "--enable-logging=stderr", "--v=0", "--dump-dom", f"file://{index}"],
                        capture_output=True, text=True, timeout=120)
-    m = re.search(r'id="fedtheory-selfcheck" data-broken="(\d+)">images=(\d+) broken=(\d+)', r.stdout)
+    m = re.search(r'<div id="fedtheory-selfcheck"([^>]*)>', r.stdout)
+    attrs = dict(re.findall(r'data-([a-z-]+)="(\d+)"', m.group(1))) if m else None
     errors = [ln for ln in r.stderr.splitlines() if "CONSOLE" in ln and ("Uncaught" in ln or "Error" in ln)]
-    return m, errors
+    return (attrs if attrs and attrs.get("done") == "1" else None), errors, r.stdout
 
 
 def _n_figures():
@@ -66,10 +67,15 @@ def test_report_files_and_claims_json(report):
 
 def test_report_renders_in_chromium_with_every_image_loaded(report, tmp_path):
     _need_browser()
-    m, errors = _render(report / "index.html", tmp_path / "profile")
+    m, errors, dom = _render(report / "index.html", tmp_path / "profile")
     assert m is not None, "the page's self-check did not run"
-    assert int(m.group(2)) == _n_figures() and int(m.group(3)) == 0
+    assert int(m["images"]) == _n_figures() and int(m["broken"]) == 0
+    assert int(m["math"]) >= 18  # statements render as MathML (one or more formulas per claim)
+    assert int(m["links"]) >= 5 and int(m["dead-links"]) == 0  # table of contents and ledger links resolve
     assert errors == []
+    text = re.sub(r"<[^>]+>", " ", re.sub(r"(?s)<(script|style)\b.*?</\1>", " ", dom))  # what a reader sees
+    assert "images=" not in text and "broken=" not in text and "pending" not in text  # no debug text
+    assert "<nav class=\"toc\">" in dom and "Contents" in dom
     shot = tmp_path / "report.png"
     subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile2'}", "--window-size=1280,1600",
                     f"--screenshot={shot}", f"file://{report / 'index.html'}"], capture_output=True, timeout=120)
@@ -83,5 +89,269 @@ def test_browser_check_catches_a_broken_image(report, tmp_path):
     broken = page.replace("data:image/png;base64,iVBOR", "data:image/png;base64,AAAAA", 1)
     bad = tmp_path / "broken.html"
     bad.write_text(broken)
-    m, _ = _render(bad, tmp_path / "profile")
-    assert m is not None and int(m.group(3)) == 1
+    m, _, _ = _render(bad, tmp_path / "profile")
+    assert m is not None and int(m["broken"]) == 1
+
+
+def test_browser_check_catches_a_dead_link(report, tmp_path):
+    """Negative control: a table-of-contents link to a missing section is counted."""
+    _need_browser()
+    page = (report / "index.html").read_text()
+    bad = tmp_path / "deadlink.html"
+    bad.write_text(page.replace("href='#fedlrgd-ledger'", "href='#nowhere'", 1))
+    m, _, _ = _render(bad, tmp_path / "profile")
+    assert m is not None and int(m["dead-links"]) == 1
+
+
+def test_report_page_is_readable(report):
+    """Formatted numbers, MathML statements, a table of contents, the provenance header, the
+    ledger with its counts; no raw JSON cut off with '...' and no debug line."""
+    page = (report / "index.html").read_text()
+    assert "<nav class='toc'>" in page and "href='#fedlrgd-ledger'" in page and "id='fedlrgd-ledger'" in page
+    assert page.count("<math") >= 18 and 'display="inline"' in page
+    for label in ("fedtheory</dt>", "git commit</dt>", "date (UTC)</dt>", "platform</dt>", "mode</dt>",
+                  "seed</dt>", "verdicts</dt>"):
+        assert label in page
+    assert "numbered results: " in page and " checked</span>" in page
+    assert "images=" not in page and "pending" not in page
+    assert not re.search(r'\{"[a-z_]+": ', page)  # no raw JSON objects
+    assert re.search(r"\d\.\d{1,3}×10<sup>−\d+</sup>", page)  # small numbers in scientific form, 4 digits
+    assert "click to enlarge" in page and "id='lightbox'" in page
+
+
+# ----------------------------------------------------------------------------- saved results (cheap: a toy paper)
+CALLS = {"n": 0}
+
+
+def _toy_paper(key="zzrep"):
+    from fedtheory import Paper
+
+    paper = Paper(key=key, title="A toy paper for the report", authors=["A. Author"], year=2025, venue="arXiv")
+
+    @paper.claim(f"{key}.eq1", "Eq. (1)", "lam <= mu and ||w - P x||_1 <= sigma^2 for the toy model")
+    def _eq1(full, seed):
+        CALLS["n"] += 1
+        return dict(status="holds", observed={"gap": 0.000123456, "ci": [0.1234567, 0.2], "runs": 12,
+                                              "time_s": 2.5},
+                    bound={"tolerance": 1e-12, "curve": list(range(40))}, evidence="arithmetic")
+
+    @paper.claim(f"{key}.eq2", "Eq. (2)", "the printed constant 2 should be 3")
+    def _eq2(full, seed):
+        CALLS["n"] += 1
+        return dict(status="erratum-confirmed", observed={"printed": 2.0, "corrected": 3.0}, bound=3.0,
+                    evidence="printed 2, corrected 3")
+
+    return paper
+
+
+@pytest.fixture
+def toy(tmp_path):
+    from fedtheory import register_paper, unregister_paper
+    from fedtheory.cache import configure_cache
+
+    paper = register_paper(_toy_paper())
+    CALLS["n"] = 0
+    yield paper
+    unregister_paper(paper.key)
+    configure_cache(None)
+
+
+def _cli(*argv):
+    from fedtheory.cli import main
+
+    return main([str(a) for a in argv])
+
+
+def test_verdict_cache_is_hit_after_verify(toy, tmp_path, capsys):
+    cache = tmp_path / "cache"
+    assert _cli("verify", "--paper", "zzrep", "--cache", cache, "-q") == 0
+    assert CALLS["n"] == 2 and len(list((cache / "verdicts").glob("*.json"))) == 2
+    assert _cli("report", "--paper", "zzrep", "--cache", cache, "--out", tmp_path / "r", "-q") == 0
+    assert CALLS["n"] == 2  # no claim function ran: both verdicts came from the cache
+    assert "verdicts: 2 cache" in capsys.readouterr().out
+    page = (tmp_path / "r" / "index.html").read_text()
+    assert "2 from the verdict cache" in page
+    # another seed or mode is another key: the claims run (and are stored) once
+    assert _cli("report", "--paper", "zzrep", "--cache", cache, "--out", tmp_path / "r", "--seed", 7, "-q") == 0
+    assert CALLS["n"] == 4
+    assert _cli("report", "--paper", "zzrep", "--cache", cache, "--out", tmp_path / "r", "--seed", 7, "-q") == 0
+    assert CALLS["n"] == 4
+    # --no-cache reads nothing
+    assert _cli("report", "--paper", "zzrep", "--no-cache", "--out", tmp_path / "r", "-q") == 0
+    assert CALLS["n"] == 6
+
+
+def test_verdict_cache_ignores_a_damaged_entry(toy, tmp_path):
+    cache = tmp_path / "cache"
+    assert _cli("verify", "--paper", "zzrep", "--cache", cache, "-q") == 0
+    for f in (cache / "verdicts").glob("*.json"):
+        f.write_text(f.read_text()[:20])
+    assert _cli("report", "--paper", "zzrep", "--cache", cache, "--out", tmp_path / "r", "-q") == 0
+    assert CALLS["n"] == 4  # recomputed, not used
+
+
+def test_report_from_json_runs_no_claim(toy, tmp_path, capsys):
+    js = tmp_path / "v.json"
+    assert _cli("verify", "--paper", "zzrep", "--no-cache", "--json", js, "-q") == 0
+    assert CALLS["n"] == 2
+    assert set(json.loads(js.read_text())["fingerprints"]) == {"zzrep"}
+    assert _cli("report", "--paper", "zzrep", "--no-cache", "--from-json", js, "--out", tmp_path / "r", "-q") == 0
+    assert CALLS["n"] == 2
+    page = (tmp_path / "r" / "index.html").read_text()
+    assert "from <code>" in page and "v.json" in page and "erratum-confirmed" in page
+
+
+def _stale_cases(js, tmp_path):
+    data = json.loads(js.read_text())
+    cases = {}
+    d = json.loads(json.dumps(data)); d["fingerprints"]["zzrep"] = "0" * 64
+    cases["stale"] = d
+    d = json.loads(json.dumps(data)); d["provenance"]["fedtheory"] = "0.0.1"
+    cases["fedtheory 0.0.1"] = d
+    d = json.loads(json.dumps(data)); d["verdicts"] = d["verdicts"][:1]
+    cases["covers 1 of 2 claims"] = d
+    d = json.loads(json.dumps(data)); del d["fingerprints"]
+    cases["does not cover paper"] = d
+    out = {}
+    for why, d in cases.items():
+        p = tmp_path / f"{len(out)}.json"
+        p.write_text(json.dumps(d))
+        out[why] = p
+    return out
+
+
+def test_report_refuses_a_json_that_is_not_current(toy, tmp_path, capsys):
+    js = tmp_path / "v.json"
+    assert _cli("verify", "--paper", "zzrep", "--no-cache", "--json", js, "-q") == 0
+    capsys.readouterr()
+    for why, path in _stale_cases(js, tmp_path).items():
+        assert _cli("report", "--paper", "zzrep", "--no-cache", "--from-json", path, "--out", tmp_path / "r") == 2
+        err = capsys.readouterr().err
+        assert err.startswith("fedtheory: error: --from-json") and err.count("\n") == 1 and why in err, (why, err)
+    for extra, why in ((["--full"], "quick-mode"), (["--seed", "3"], "seed None")):
+        assert _cli("report", "--paper", "zzrep", "--no-cache", "--from-json", js, "--out", tmp_path / "r",
+                    *extra) == 2
+        assert why in capsys.readouterr().err
+    (tmp_path / "bad.json").write_text("{not json")
+    assert _cli("report", "--paper", "zzrep", "--no-cache", "--from-json", tmp_path / "bad.json",
+                "--out", tmp_path / "r") == 2
+    assert "not JSON" in capsys.readouterr().err
+    assert CALLS["n"] == 2  # a refused file never runs claims
+
+
+def test_paper_fingerprint_covers_the_plugin_source(tmp_path, monkeypatch):
+    from fedtheory import Paper, cache, results
+
+    pkg = tmp_path / "zzplug"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "claims.py").write_text("def f(full, seed):\n    return dict(status='holds', observed=1, bound=1)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    mod = importlib.import_module("zzplug.claims")
+    paper = Paper(key="zzfp", title="T", authors=["A. B"], year=2025, venue="arXiv")
+    paper.claim("zzfp.c", "Eq. (1)", "x")(mod.f)
+    fp1 = results.paper_fingerprint(paper)
+    (pkg / "claims.py").write_text("def f(full, seed):\n    return dict(status='holds', observed=2, bound=1)\n")
+    cache._SOURCE_FP.clear()
+    results._PAPER_FP.clear()
+    fp2 = results.paper_fingerprint(paper)
+    assert fp1 != fp2
+    cache._SOURCE_FP.clear()
+    results._PAPER_FP.clear()
+    assert results.paper_fingerprint(paper) == fp2  # deterministic
+
+
+def test_formatted_numbers_on_the_page(toy, tmp_path):
+    assert _cli("report", "--paper", "zzrep", "--no-cache", "--out", tmp_path / "r", "-q") == 0
+    page = (tmp_path / "r" / "index.html").read_text()
+    assert "1.235×10<sup>−4</sup>" in page and "0.000123456" not in page
+    assert "[0.1235, 0.2]" in page and "0.1234567" not in page  # a CI as an interval, 4 digits
+    assert "2.5 s" in page  # units where the key names them
+    assert "40 values: 0, 1, 2, …, 39" in page  # arrays summarised
+    assert "10<sup>−12</sup>" in page
+    assert page.count("<math") >= 2  # "lam <= mu" and "||w - P x||_1 <= sigma^2"
+    assert "images=" not in page
+
+
+# ----------------------------------------------------------------------------- formatting and mathematics
+def test_format_number():
+    from fedtheory.report import format_number, format_value
+
+    assert format_number(3) == "3" and format_number(123456789) == "123456789"
+    assert format_number(1234.5678) == "1235" and format_number(-0.5) == "−0.5"
+    assert format_number(0.000123456) == "1.235×10<sup>−4</sup>"
+    assert format_number(-3e-7) == "−3×10<sup>−7</sup>"
+    assert format_number(1e-12) == "10<sup>−12</sup>" and format_number(2.5e20) == "2.5×10<sup>20</sup>"
+    assert format_number(None) == "–" and format_number("inf") == "∞" and format_number("-inf") == "−∞"
+    assert format_number(True) == "yes"
+    assert format_value([[1.0, 2.0], [3.0, 4.0]]) == "2×2 array, range [1, 4]"
+    assert format_value({"a_b": 1}) == ("<table class='kv'><tr><td class='k'>a_<wbr>b</td><td><span class='n'>1</span>"
+                                        "</td></tr></table>")
+    assert "<details>" in format_value({f"k{i}": i for i in range(12)})
+    assert format_value("<b>") == "&lt;b&gt;"
+
+
+@pytest.mark.parametrize("text, maths", [
+    ("grad^2 F_k = (P H^{-1} P^T + I/lam)^{-1}", ["grad^2 F_k = (P H^{-1} P^T + I/lam)^{-1}"]),
+    ("the minimiser of ||w - P x||_1 over x, with lam fixed.", ["||w - P x||_1", "lam"]),
+    ("eta <= 1/(4 sigma_max,*^2) holds in every round", ["eta <= 1/(4 sigma_max,*^2)"]),
+    ("Against the methods of Table 10, both have lower loss by at least 50%.", []),
+    ("(the Lemma A.9 slip carried into (137))", []),
+])
+def test_find_math(text, maths):
+    from fedtheory._asciimath import find_math
+
+    pieces = find_math(text)
+    assert "".join(p for p, _ in pieces) == text  # nothing lost
+    assert [p for p, m in pieces if m] == maths
+
+
+def test_to_latex_and_mathml():
+    from fedtheory._asciimath import math_html, to_latex
+
+    assert to_latex("sigma_min,*^2") == r"\sigma_{\min,*}^{2}"
+    assert to_latex("w~_t") == r"\tilde{w}_{t}"
+    assert to_latex("B*_perp^T") == r"B_{\perp}^{*,T}"
+    assert to_latex("c_hat") == r"\hat{c}"
+    assert to_latex("sqrt(mn)") == r"\sqrt{m n}"
+    assert to_latex("a <= b >= c != d") == r"a \le b \ge c \ne d"
+    out = math_html("if lam <= mu & x < 1 then")
+    assert out.startswith("if <math") and "&amp;" in out and "<script" not in out
+    assert "&#x003BB;" in out and "&#x02264;" in out  # lambda and <=
+    assert math_html("plain prose, no formula.") == "plain prose, no formula."
+
+
+def test_every_statement_converts():
+    """Every claim statement of the catalogue renders: mathematics found in each, none falls back."""
+    from latex2mathml.converter import convert
+
+    from fedtheory import registry
+    from fedtheory._asciimath import find_math, to_latex
+
+    n_math = 0
+    for c in registry():
+        for piece, is_math in find_math(c.statement):
+            if is_math:
+                n_math += 1
+                convert(to_latex(piece))  # raises on a conversion latex2mathml cannot read
+    assert n_math >= 500
+
+
+def test_source_fingerprint_ignores_presentation_modules(tmp_path, monkeypatch):
+    """Editing the report page keeps saved verdicts current; editing a computing module does not."""
+    from fedtheory import cache
+
+    files = {name: tmp_path / name for name in ("claims.py", "report.py")}
+    for f in files.values():
+        f.write_text("x = 1\n")
+    monkeypatch.setattr(cache, "_package_files", lambda top: [(n, str(p)) for n, p in files.items()])
+    monkeypatch.setattr(cache, "_SOURCE_FP", {})
+    fp = cache.source_fingerprint(["fedtheory"])
+    files["report.py"].write_text("x = 2\n")
+    monkeypatch.setattr(cache, "_SOURCE_FP", {})
+    assert cache.source_fingerprint(["fedtheory"]) == fp
+    files["claims.py"].write_text("x = 2\n")
+    monkeypatch.setattr(cache, "_SOURCE_FP", {})
+    assert cache.source_fingerprint(["fedtheory"]) != fp
