@@ -179,6 +179,23 @@ class Claim:
     :class:`Verdict` other than the ones the claim supplies: ``status``,
     ``observed``, ``bound`` and optionally ``evidence``, ``params``, ``referee``
     and ``regime`` (run-time details appended to the claim's own ``regime``).
+
+    Examples
+    --------
+    A claim is usually registered with ``@PAPER.claim(...)``; built directly:
+
+    >>> from fedtheory.claims import Claim
+    >>> claim = Claim(id="toy.eq1.identity", reference="Eq. (1)", statement="1 + 1 = 2",
+    ...               func=lambda full, seed: dict(status="holds", observed=2, bound=2, evidence="arithmetic"))
+    >>> verdict = claim.evaluate()
+    >>> verdict
+    Verdict(id='toy.eq1.identity', status='holds', observed=2, bound=2)
+    >>> observed, bound = verdict
+    >>> print(verdict.summary())
+    [holds] toy.eq1.identity (Eq. (1))
+      computed : 2
+      theory   : 2
+      evidence : arithmetic
     """
 
     id: str

@@ -2,7 +2,12 @@
 
 Each function returns the figure; its sliders are in ``fig.fedtheory_sliders`` (name -> Slider) so
 that code and tests can drive them. Closed-form curves update instantly; exact runs update with a
-bounded budget and show "computing ..." while they work.
+bounded budget (``rounds``).
+
+In Jupyter, run ``%matplotlib widget`` (ipympl, the ``jupyter`` extra) first: the sliders are
+matplotlib widgets, which ipympl drives from the browser, and the figure redraws in the notebook
+when one moves. With the default inline backend the figure is a static PNG and its sliders cannot
+be dragged (``set_val`` from code still works). ``examples/*.ipynb`` open one explorer per paper.
 
 Dependent sliders stay valid: moving one slider narrows the range of the sliders that depend on
 it (``N_a < N`` and ``d_sub <= d`` for lp-proj; ``k <= d``, ``m >= k`` and ``r >= 1/n`` for FedRep)
@@ -15,8 +20,6 @@ one the sliders show.
 * :func:`lowrank_theorem1` - FedLRGD Theorem 1: SVD tail against the bound.
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -203,7 +206,10 @@ def lowrank_theorem1(**init):
         rng = np.random.default_rng(0)
         M = fn.matrix(rng.uniform(0, 1, (size, d)), fn.sample_theta(rng, size))
         r = np.arange(1, size + 1)
-        tail_line.set_data(r, np.maximum(svd_tail(M)[1:], 1e-32))
+        tail = svd_tail(M)
+        # tail[min(n, k)] = 0 and tails below ~(eps sigma_1)^2 are round-off: not drawn (they would stretch
+        # the log axis down to 1e-32 and squash the curve and the bound)
+        tail_line.set_data(r, np.where(tail[1:] > 1e-28 * tail[0], tail[1:], np.nan))
         bound_line.set_data(r, theorem1_bound(r.astype(float), d, eta, L2))
         ax.set_title(f"{type(fn).__name__}(eta={eta:g}, L2={L2:g}), d={d}, {size} x {size}", fontsize=9)
         ax.relim(); ax.autoscale_view()

@@ -65,6 +65,15 @@ def assert_bound(observed, bound, *, rtol: float = 0.0, atol: float = 0.0, what:
     ------
     AssertionError
         The bound is violated, or ``observed``/``bound`` is non-numeric or not finite.
+
+    Examples
+    --------
+    >>> from fedtheory.testing import assert_bound
+    >>> assert_bound([0.5, 0.2], [0.6, 0.3])            # holds: returns None
+    >>> assert_bound([0.5, 0.4], [0.6, 0.3], what="toy bound")
+    Traceback (most recent call last):
+        ...
+    AssertionError: toy bound violated at index (1,): observed 0.4 > bound 0.3 (rtol=0, atol=0; 1 of 2 elements)
     """
     __tracebackhide__ = True
     o = _as_numeric(observed, what, "observed value")
@@ -106,6 +115,13 @@ def assert_agrees(estimate, value, *, confidence: float = 0.99, what: str = "clo
     ------
     AssertionError
         Disagreement, or a non-finite sample, estimate or value.
+
+    Examples
+    --------
+    >>> from fedtheory.montecarlo import mc_mean
+    >>> from fedtheory.testing import assert_agrees
+    >>> est = mc_mean(lambda rng, size: rng.standard_normal(size) ** 2, 100_000, seed=0)
+    >>> assert_agrees(est, 1.0, what="E z^2 = 1")     # 1 is inside the 99% interval
     """
     __tracebackhide__ = True
     if not (isinstance(confidence, (int, float, np.floating)) and 0 < confidence < 1):
@@ -160,6 +176,11 @@ def assert_holds_with_probability(trial: Callable[[np.random.Generator], bool], 
     ------
     AssertionError
         The test rejects, or a trial returned a non-bool.
+
+    Examples
+    --------
+    >>> from fedtheory.testing import assert_holds_with_probability
+    >>> assert_holds_with_probability(lambda rng: bool(rng.random() < 0.99), 0.9, n_trials=50, seed=1)
     """
     __tracebackhide__ = True
     from ._validation import check_callable, check_int, check_real

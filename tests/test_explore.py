@@ -129,3 +129,97 @@ def test_srpfl_and_lowrank_sliders_at_their_edges_give_valid_models():
         s["d"].set_val(d)
         assert fig.fedtheory_params["d"] == d
     plt.close(fig)
+
+
+# ----------------------------------------------------------------------------- Jupyter: %matplotlib widget (ipympl)
+_IPYMPL_SCRIPT = r'''
+import json, sys
+import matplotlib
+matplotlib.use("module://ipympl.backend_nbagg")   # what %matplotlib widget selects
+import numpy as np
+import fedtheory
+from fedtheory import explore
+
+# loading every paper's figure code must not switch the backend away (it once forced Agg)
+for key in fedtheory.paper_keys():
+    fedtheory.get_paper(key).figures()
+
+DRIVE = {"lpproj-robustness": ("N_a", "lp-proj-2"), "fedrep-contraction": ("m", "run"),
+         "srpfl-wallclock": ("c", "srpfl"), "lowrank-theorem1": ("eta", "bound")}
+out = {"backend": matplotlib.get_backend()}
+for name, (slider, line) in DRIVE.items():
+    fig = explore.EXPLORERS[name](**({"rounds": 10} if name == "fedrep-contraction" else {}))
+    c = fig.canvas
+    sent = []
+    c.send = lambda content, buffers=None, _s=sent: _s.append((json.loads(content["data"])["type"], bool(buffers)))
+    c._handle_message(c, {"type": "initialized"}, [])       # the browser view is there
+    sl, ln = fig.fedtheory_sliders[slider], fig.fedtheory_lines[line]
+    before, v0 = np.array(ln.get_ydata(), float), sl.val
+    bb = sl.ax.get_window_extent()
+    x, y = bb.x0 + 0.9 * bb.width, c.get_renderer().height - (bb.y0 + bb.height / 2)  # JS: y from the top
+    del sent[:]
+    for typ, buttons in (("button_press", 1), ("motion_notify", 1), ("button_release", 0)):  # a click on the track
+        c._handle_message(c, {"type": typ, "x": x, "y": y, "button": 0, "buttons": buttons, "modifiers": []}, [])
+    asked_redraw = [t for t, _ in sent]
+    c._handle_message(c, {"type": "draw"}, [])               # the browser asks for the new frame
+    after = np.array(ln.get_ydata(), float)
+    changed = before.shape != after.shape or not np.allclose(before, after, equal_nan=True)
+    out[name] = dict(canvas=type(c).__module__ + "." + type(c).__name__, before=float(v0), after=float(sl.val),
+                     track=[float(v) for v in sl.ax.get_xlim()], lo=float(sl.valmin), hi=float(sl.valmax),
+                     changed=bool(changed), asked_redraw=asked_redraw,
+                     frames=[t for t, b in sent if b], params=fig.fedtheory_params)
+print(json.dumps(out, default=float))
+'''
+
+
+def test_explorers_work_on_the_ipympl_backend(tmp_path):
+    """``%matplotlib widget``: each explorer is an ipympl canvas; a click on a slider's track, sent as the
+    browser sends it, moves the slider, recomputes the plotted data and pushes a new frame."""
+    import importlib.util
+    import json
+    import os
+    import subprocess
+    import sys
+
+    missing = [m for m in ("ipympl", "ipywidgets") if importlib.util.find_spec(m) is None]
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"{', '.join(missing)} missing in CI (install the jupyter extra)")
+        pytest.skip(f"needs {', '.join(missing)} (the jupyter extra)")
+    env = {k: v for k, v in os.environ.items() if k not in ("MPLBACKEND", "DISPLAY")}
+    r = subprocess.run([sys.executable, "-c", _IPYMPL_SCRIPT], capture_output=True, text=True, timeout=600,
+                       cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["backend"] == "module://ipympl.backend_nbagg"
+    for name in explore.EXPLORERS:
+        o = out[name]
+        assert o["canvas"] == "ipympl.backend_nbagg.Canvas", (name, o)
+        t0, t1 = o["track"]  # the click lands at 9/10 of the track, within the slider's current range
+        expect = min(max(t0 + 0.9 * (t1 - t0), o["lo"]), o["hi"])
+        assert o["after"] != o["before"] and abs(o["after"] - expect) <= 0.02 * (t1 - t0) + 1, (name, o)
+        assert o["changed"], f"{name}: the slider moved but the plotted data did not change"
+        assert "draw" in o["asked_redraw"], f"{name}: no redraw requested from the browser: {o}"
+        assert o["frames"], f"{name}: no new frame sent to the browser: {o}"
+    assert out["lpproj-robustness"]["params"]["N_a"] == round(out["lpproj-robustness"]["after"])
+    assert out["fedrep-contraction"]["params"]["m"] == round(out["fedrep-contraction"]["after"])
+    assert out["lowrank-theorem1"]["params"]["eta"] == pytest.approx(out["lowrank-theorem1"]["after"], abs=1e-6)
+
+
+@pytest.mark.parametrize("chosen, expected", [
+    ("module://ipympl.backend_nbagg", "module://ipympl.backend_nbagg"),  # %matplotlib widget outside a kernel
+    ("svg", "svg"),                                                      # a headless backend the user picked
+    ("TkAgg", "agg"),                                                    # a GUI backend without a display
+    (None, "agg"),                                                       # nothing chosen, no display
+])
+def test_plotting_keeps_a_chosen_headless_backend(chosen, expected):
+    import os
+    import subprocess
+    import sys
+
+    use = f"matplotlib.use({chosen!r}); " if chosen else ""
+    env = {k: v for k, v in os.environ.items() if k not in ("MPLBACKEND", "DISPLAY")}
+    r = subprocess.run([sys.executable, "-c", f"import matplotlib; {use}import fedtheory.plotting; "
+                        "print(matplotlib.get_backend())"], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip().lower() == expected.lower()

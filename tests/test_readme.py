@@ -27,5 +27,6 @@ def test_readme_python_examples_run():
 def test_readme_names_the_commands():
     text = README.read_text()
     for cmd in ("fedtheory verify", "fedtheory reproduce fedrep", "fedtheory list",
-                "python3 -m pytest", "pip install -e '.[test,dask]'"):
+                "python3 -m pytest", "pip install -e '.[test,dask,docs,jupyter]'",
+                "python3 -m sphinx -W -b html docs docs/_build/html"):
         assert cmd in text

@@ -24,4 +24,5 @@ from .chain import *  # noqa: E402,F401,F403
 from .fedave import *  # noqa: E402,F401,F403
 from .holder_classes import *  # noqa: E402,F401,F403
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+# identifiers only: under pytest, assertion rewriting can add names such as "@py_builtins"
+__all__ = [name for name in dir() if not name.startswith("_") and name.isidentifier()]

@@ -27,7 +27,7 @@ from .model import HolderFunction, SoftLabelLogistic, sigmoid
 
 __all__ = ["l1_cover", "taylor_matrix", "svd_tail", "approximate_rank", "LogisticProblem",
            "FedLRGDResult", "run_fedlrgd", "erlang_max_mc", "mm1_departure_times",
-           "appendix_c_ranks"]
+           "appendix_c_ranks", "make_logistic_problem"]
 
 
 # ----------------------------------------------------------------------------- Lemma 1

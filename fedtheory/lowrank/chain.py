@@ -208,7 +208,7 @@ def monomial_exponents(l: int, d: int) -> list:
 
 def monomial_matrix(X: np.ndarray, q: float, l: int) -> np.ndarray:
     """``phi_w(x_j)`` for the enumeration w <-> (I, v) of (55)-(56): ``Phi[w, j] = 1{x_j in I} x_j^v`` for the
-    cells I of :func:`l1_cover` (q, d) and ``|v| <= l``. Shape (|S_{d,q}| D, len(X)); (45) is this matrix at the
+    cells I of :func:`l1_cover` (q, d) and ``|v| <= l``. Shape ``(|S_{d,q}| D, len(X))``; (45) is this matrix at the
     server data. ``X`` (n, d) in [0, 1]^d with d = 1 or 2, ``q > 0``, ``l >= 0``."""
     X = check_finite_array(X, "X", 0.0, 1.0, why="the cover's domain is [0, 1]^d", ndim=2)
     if X.shape[1] not in (1, 2):
@@ -353,7 +353,7 @@ class ChainResult:
     (``w_residual`` of (37), ``v_discrepancy`` of (39) vs (35), ``path_discrepancy`` of the run's estimate vs the
     explicit weights, ``cond_G``), ``l1_max = max_j sum_k |w_jk|``, ``l1_bound = Ginv B r``, Lemma 1 / (57)-(58)
     checks (``sup_err`` vs ``eps``, ``a_route_gap``, ``interp57``, ``cond_Phi``, ``cond_P``), (59)
-    (``dist_aw``, ``rhs59``, ``premise59``). Per iterate gamma = 1..S (arrays): ``err`` = |d F - grad_hat F| of the
+    (``dist_aw``, ``rhs59``, ``premise59``). Per iterate gamma = 1..S (arrays): ``err`` = ``|d F - grad_hat F|`` of the
     run, ``res53``, ``steps`` (dict of arrays, corrected grouping), ``steps_printed``, ``gap`` = F(theta_gamma) - F*."""
 
     scalars: dict
@@ -379,7 +379,7 @@ def fedlrgd_chain(problem: LogisticProblem, fn: HolderFunction, q: float, *, S: 
     ``problem`` is a :class:`LogisticProblem` (or :class:`KernelProblem`) with p = 1 whose per-sample gradient is
     ``fn`` (a :class:`HolderFunction` with symbolic form, class (fn.eta, fn.L2)); ``q`` the cover parameter with
     ``r = C(l + d, d) |S_{d,q}|`` (checked); ``seed`` an int or SeedSequence (the nodes are re-drawn from it exactly
-    as the run draws them, and checked against the run's ``||G^{-1}||``). B of (9) is taken as the sup of |g| over
+    as the run draws them, and checked against the run's ``||G^{-1}||``). B of (9) is taken as the sup of ``|g|`` over
     [0,1]^d x [-R, R], R covering the nodes and the path (``fn.bound(R)`` for the kernel; ``1 + mu R`` for the
     logistic gradient)."""
     check_instance(problem, "problem", LogisticProblem)

@@ -1,7 +1,7 @@
 """Test functions with l = ceil(eta) - 1 >= 2 and an exactly known (eta, L2) Hoelder class (w.r.t. l1, eq. (6)).
 
 Jadbabaie, Makur and Shah, "Federated Optimization of Smooth Loss Functions", IEEE Trans. Inf. Theory 2023, eq. (6)
-(exponent eta - l, corrected), Lemma 1 and Theorem 1. Every test function of :mod:`.model` has eta <= 2, so
+(exponent eta - l, corrected), Lemma 1 and Theorem 1. Every test function of :mod:`fedtheory.lowrank.model` has eta <= 2, so
 ``l! = 1`` there; the family below reaches l = 2 and l = 3 (eta in (2, 4]), where ``l! = 2`` and ``6``.
 
 ``ExtremalPowerSum(eta)``
@@ -11,7 +11,7 @@ Jadbabaie, Makur and Shah, "Federated Optimization of Smooth Loss Functions", IE
     Class (our derivation): ``psi^(l)(t) = (Gamma(eta+1)/Gamma(eta-l+1)) |t|^beta`` with ``beta = eta - l in (0, 1]``
     (the sign is chosen so that the l-th derivative is even), so ``d_j^l g = L2 |t_j|^beta`` and every mixed partial
     of order l vanishes. ``t -> |t|^beta`` is beta-Hoelder with constant exactly 1 (attained at t2 = 0), hence
-    ``|d^s g(y1) - d^s g(y2)| <= L2 |t1_j - t2_j|^beta <= L2 ||y1 - y2||_1^(eta - l)`` for |s| = l, with L2 sharp.
+    ``|d^s g(y1) - d^s g(y2)| <= L2 |t1_j - t2_j|^beta <= L2 ||y1 - y2||_1^(eta - l)`` for ``|s| = l``, with L2 sharp.
 
     Lemma 1 is attained up to an explicit constant on it: with theta at a cell centre z (so every Taylor coefficient
     of order <= l vanishes at z) the error at distance t is ``c |t|^eta``, and on a d = 1 cell of half-width 1/q

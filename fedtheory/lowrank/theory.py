@@ -59,6 +59,16 @@ def theorem1_bound(r, d: int = 2, eta: float = 2.0, L2: float = 1.0, variant: st
     ``l = 0``); the proof's last line has ``(l!)^2`` (default). Broadcasts over ``r``;
     NaN where ``r < r*`` (outside the theorem). ``eta`` must keep ``l!`` and the constant within
     float64 (a ``ValueError`` naming ``eta``, ``d`` otherwise).
+
+    Examples
+    --------
+    The bound is NaN below the smallest rank ``r*`` the theorem covers:
+
+    >>> from fedtheory.lowrank.theory import theorem1_bound, theorem1_min_rank
+    >>> round(theorem1_min_rank(d=2, eta=2.0), 2)
+    138.39
+    >>> theorem1_bound([100.0, 400.0], d=2, eta=2.0)
+    array([       nan, 0.11970271])
     """
     d = check_int(d, "d", 1)
     l = holder_l(eta)

@@ -27,4 +27,5 @@ from .robust import *  # noqa: E402,F401,F403
 from .schedules import *  # noqa: E402,F401,F403
 from .stochastic import *  # noqa: E402,F401,F403
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+# identifiers only: under pytest, assertion rewriting can add names such as "@py_builtins"
+__all__ = [name for name in dir() if not name.startswith("_") and name.isidentifier()]

@@ -177,7 +177,7 @@ def _elog_scalar(a: float, tau: float, n: int) -> float:
 
 
 def log_abs_shifted_halfnormal_sum(a, tau, n):
-    """``E log|a - tau S|`` with ``S = |z_1| + ... + |z_n|``, ``z_i`` i.i.d. N(0, 1).
+    """``E log|a - tau S|`` with ``S = sum_{i<=n} |z_i|``, ``z_i`` iid ``N(0, 1)``.
 
     Exact up to quadrature error (about 1e-10): by Frullani's integral
     ``log|y| = int_0^inf (e^{-t} - cos(y t))/t dt``, so

@@ -204,6 +204,17 @@ def optimal_lambda(*, N: int = 100, n: int = 200, d: int = 100, d_sub: int = 10,
     ``(1 - 1/N) sigma^2/n / D`` with ``D`` the :func:`effective_heterogeneity`. Evaluated from
     the sympy derivation :func:`lambda_star_symbolic`, not typed in. Returns inf when D <= 0
     (the loss is then decreasing in lam).
+
+    Examples
+    --------
+    The clean optimum ``(1 - 1/N) sigma^2/n / Sigma`` and the loss there, below Local Only's:
+
+    >>> from fedtheory.lpproj.theory import optimal_lambda, test_loss
+    >>> lam = optimal_lambda(N=100, n=200, Sigma=0.1)
+    >>> round(float(lam), 6)
+    0.0495
+    >>> round(float(test_loss("pfedme", lam, N=100, n=200)), 4), float(test_loss("local", N=100, n=200))
+    (0.7383, 0.75)
     """
     N, n, d, d_sub, N_a = _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0)
     t2 = 0.0 if N_a == 0 else (M0 if attack == "sign-flip" else tau ** 2)

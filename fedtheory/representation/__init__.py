@@ -20,4 +20,5 @@ from .theory import (SAMPLE_COMPLEXITY_VARIANTS, fedavg_global_error, fedavg_min
                      theorem1_max_eta, theorem1_probability, theorem1_rate,
                      theorem1_rounds_to_eps)
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+# identifiers only: under pytest, assertion rewriting can add names such as "@py_builtins"
+__all__ = [name for name in dir() if not name.startswith("_") and name.isidentifier()]

@@ -251,7 +251,7 @@ def test_mse_exact(model: FedRepModel, theta_hat: np.ndarray, clients: np.ndarra
     """Expected squared prediction error of per-client linear predictors, in closed form.
 
     For an isotropic design with unit variance (``E x x^T = I``: the Gaussian and Rademacher designs
-    of :mod:`.model`) and label noise of variance ``sigma^2`` independent of ``x``,
+    of :mod:`fedtheory.representation.model`) and label noise of variance ``sigma^2`` independent of ``x``,
     ``E (y_i - x^T theta_hat_i)^2 = ||theta_i* - theta_hat_i||^2 + sigma^2`` (FedRep, Collins et al.,
     ICML 2021, eqs. (3), (5): the population risk of client i). Returns the mean over ``clients``
     (default all): the limit of :func:`test_mse` as ``m_test -> infinity``, without sampling.

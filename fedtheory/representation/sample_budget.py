@@ -18,7 +18,7 @@ kappa^4 k^2 d/(E0^2 rn))``), eq. (11) and Sec. 4.2 "When and whom does federatio
 
 Derivations marked "ours" are not in the paper. (Not named ``sample_complexity.py``: importing such a
 submodule would rebind ``fedtheory.representation.sample_complexity``, the closed form of
-:mod:`.theory`, to the module.)
+:mod:`fedtheory.representation.theory`, to the module.)
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Source: Collins, Hassani, Mokhtari, Shakkottai, "Exploiting Shared Representations for
 Personalized Federated Learning", ICML 2021 (PMLR 139). The functions here are the exact
 (population, ``m -> infinity``) counterparts of the finite-sample runs of
-:mod:`.algorithms`: alternating least squares on objective (3), one population round of
+:mod:`fedtheory.representation.algorithms`: alternating least squares on objective (3), one population round of
 Algorithm 2, a representation at a prescribed principal-angle distance (Definition 1), the
 row-wise incoherence of ``W* B*^T`` the paper mentions after Assumption 3, and the rank-one
 restricted isometry constant of the row-wise sparse sensing operator of Sec. 4.2. Every

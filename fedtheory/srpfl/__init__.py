@@ -17,4 +17,5 @@ from .theory import (contraction_bound, expected_order_statistic, fedrep_rounds_
                      theorem47_m_condition, theorem47_probability, theorem49_ratio_bound,
                      vacuous_ratio)
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+# identifiers only: under pytest, assertion rewriting can add names such as "@py_builtins"
+__all__ = [name for name in dir() if not name.startswith("_") and name.isidentifier()]

@@ -138,7 +138,7 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
     sigma : float
         Label-noise standard deviation.
     speeds : str or SpeedModel
-        ``"fixed"``, ``"dynamic"``, ``"iid"`` or ``"mixture"`` (see :mod:`.model`).
+        ``"fixed"``, ``"dynamic"``, ``"iid"`` or ``"mixture"`` (see :mod:`fedtheory.srpfl.model`).
     comm_cost : float
         ``c`` in the per-round communication cost ``C = c/lam``.
     schedule : {"doubling", "all"}

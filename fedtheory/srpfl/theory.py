@@ -67,6 +67,17 @@ def expected_order_statistic(j, N, lam=1.0):
         ``1 <= j <= N``.
     lam : array_like of float
         Rate, > 0 (mean time ``1/lam``).
+
+    Examples
+    --------
+    With four clients at rate 2 (mean time 1/2), the expected times until the fastest 1, 2, 3, 4
+    have answered:
+
+    >>> from fedtheory.srpfl.theory import expected_order_statistic, harmonic
+    >>> expected_order_statistic([1, 2, 3, 4], 4, lam=2.0)
+    array([0.125     , 0.29166667, 0.54166667, 1.04166667])
+    >>> round(harmonic(4) / 2.0, 8)    # the slowest of four: H_4 / lam
+    1.04166667
     """
     j, N, lam = _f(j, "j"), _f(N, "N"), _f(lam, "lam")
     if np.any(lam <= 0):
