@@ -27,7 +27,7 @@ from .claims import ERRATUM, ERROR, FAILS, HOLDS, INCONCLUSIVE, STATUSES, Verdic
 from .ledger import LEDGER_STATUSES, ledger_counts
 from .plugins import get_paper, paper_keys, reproduce
 
-__all__ = ["build_report", "format_value", "format_number"]
+__all__ = ["build_report", "default_figures_dir", "format_value", "format_number"]
 
 COLORS = {HOLDS: "#dcf2dc", FAILS: "#f6cccc", ERRATUM: "#fbe8bd", INCONCLUSIVE: "#e6e6e6", ERROR: "#ecc0f2"}
 LEDGER_COLORS = {"checked": COLORS[HOLDS], "unchecked": "#f6f6f6", "not-checkable": "#ffffff",
@@ -280,6 +280,23 @@ def _saved_figures(folder: str, key: dict, ids) -> dict:
     return found
 
 
+def default_figures_dir() -> str:
+    """Where ``fedtheory report`` looks for figures by default: ``./figures`` when it exists, else the
+    ``figures/`` folder of the checkout fedtheory runs from (the tracked, reproducible figures), else
+    ``./figures``.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.path.basename(default_figures_dir())
+    'figures'
+    """
+    if os.path.isdir("figures"):
+        return "figures"
+    tracked = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "figures")
+    return tracked if os.path.isdir(tracked) else "figures"
+
+
 def collect_figures(paper, outdir: str, *, full: bool, seed: int, figures_dir: str | None = "figures"):
     """The figures of ``paper``: reused when current (the report's manifest in ``outdir``, then the
     sidecars in ``figures_dir``), the others regenerated into ``outdir``. Returns
@@ -287,6 +304,8 @@ def collect_figures(paper, outdir: str, *, full: bool, seed: int, figures_dir: s
     figs = paper.figures()
     if not figs:
         return [], 0, 0
+    if figures_dir == "figures" and not os.path.isdir(figures_dir):  # run from outside the checkout
+        figures_dir = default_figures_dir()
     key = _figure_key(paper, full, seed)
     man_path = os.path.join(outdir, MANIFEST)
     try:

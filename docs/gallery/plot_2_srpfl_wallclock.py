@@ -23,7 +23,8 @@ paper's page). Claims that check what it shows: :ref:`srpfl.thm4.9.real-runs
 #
 #     fedtheory.reproduce("srpfl", outdir="figures", only=["srpfl.wallclock"], seed=0)
 #
-# The JSON sidecar next to each PNG records the version, commit and date that made it.
+# The JSON sidecar next to each PNG records the library versions, the platform, the source
+# fingerprint, the seed and the mode that made it.
 import pathlib
 
 import fedtheory

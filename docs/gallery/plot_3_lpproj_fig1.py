@@ -23,7 +23,8 @@ shows: :ref:`lpproj.fig1.lambda-star.erratum <claim-lpproj.fig1.lambda-star.erra
 #
 #     fedtheory.reproduce("lpproj", outdir="figures", only=["lpproj.fig1"], seed=0)
 #
-# The JSON sidecar next to each PNG records the version, commit and date that made it.
+# The JSON sidecar next to each PNG records the library versions, the platform, the source
+# fingerprint, the seed and the mode that made it.
 import pathlib
 
 import fedtheory

@@ -23,7 +23,8 @@ Claims that check what it shows: :ref:`lpproj.robust.signflip-collapse
 #
 #     fedtheory.reproduce("lpproj", outdir="figures", only=["lpproj.robust"], seed=0)
 #
-# The JSON sidecar next to each PNG records the version, commit and date that made it.
+# The JSON sidecar next to each PNG records the library versions, the platform, the source
+# fingerprint, the seed and the mode that made it.
 import pathlib
 
 import fedtheory

@@ -21,7 +21,8 @@ page). Claims that check what it shows: :ref:`lpproj.thm14.rate <claim-lpproj.th
 #
 #     fedtheory.reproduce("lpproj", outdir="figures", only=["lpproj.schedules"], seed=0)
 #
-# The JSON sidecar next to each PNG records the version, commit and date that made it.
+# The JSON sidecar next to each PNG records the library versions, the platform, the source
+# fingerprint, the seed and the mode that made it.
 import pathlib
 
 import fedtheory

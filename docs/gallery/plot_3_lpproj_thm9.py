@@ -23,7 +23,8 @@ what it shows: :ref:`lpproj.thm9.bound17 <claim-lpproj.thm9.bound17>`,
 #
 #     fedtheory.reproduce("lpproj", outdir="figures", only=["lpproj.thm9"], seed=0)
 #
-# The JSON sidecar next to each PNG records the version, commit and date that made it.
+# The JSON sidecar next to each PNG records the library versions, the platform, the source
+# fingerprint, the seed and the mode that made it.
 import pathlib
 
 import fedtheory
