@@ -25,6 +25,12 @@ python3 -c 'import mutmut' 2>/dev/null || python3 -m pip install -q 'mutmut>=3,<
 
 # module name | file to mutate | fast test files (pytest arguments)
 modules=(
+  "decide-stats|fedtheory/decide/_stats.py|tests/core/test_decide.py"
+  "decide-bounds|fedtheory/decide/_bounds.py|tests/core/test_decide.py"
+  "decide-fits|fedtheory/decide/_fits.py|tests/core/test_decide.py"
+  "decide-outcomes|fedtheory/decide/_outcomes.py|tests/core/test_decide.py"
+  "decide-compound|fedtheory/decide/_compound.py|tests/core/test_decide.py"
+  "claims|fedtheory/claims.py|tests/core/test_claims.py"
   "montecarlo|fedtheory/montecarlo.py|tests/test_core.py tests/test_bugs_montecarlo.py -k not~dask~and~not~sweep"
   "representation-theory|fedtheory/representation/theory.py|tests/test_representation.py tests/test_bugs_representation.py"
   "representation-algorithms|fedtheory/representation/algorithms.py|tests/test_representation.py tests/test_bugs_representation.py tests/test_reduced_sampler.py tests/test_replicates.py -k not~equal_in_law"

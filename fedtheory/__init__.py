@@ -9,7 +9,8 @@ Subjects (one subpackage each, split into model / algorithms / theory):
 
 Papers are plugins (:class:`Paper`, entry-point group ``fedtheory.papers``): each carries a
 citation, claims grouped by section, figures and a results ledger. Shared core:
-:mod:`.linalg`, :mod:`.random`, :mod:`.montecarlo`, :mod:`.claims`, :mod:`.paper`,
+:mod:`.linalg`, :mod:`.random`, :mod:`.montecarlo`, :mod:`.claims`, :mod:`.decide` (the decision
+kit, where numbers become verdicts), :mod:`.paper`,
 :mod:`.plugins`, :mod:`.ledger`, :mod:`.provenance`, :mod:`.parallel`, :mod:`.cache`,
 :mod:`.plotting`, :mod:`.report`, :mod:`.cli`, :mod:`.testing`.
 """
@@ -22,6 +23,7 @@ _LAZY = {
     "IllConditionedWarning": "_warnings",
     "ERRATUM": "claims", "ERROR": "claims", "FAILS": "claims", "HOLDS": "claims",
     "INCONCLUSIVE": "claims", "STATUSES": "claims", "Claim": "claims", "Verdict": "claims",
+    "REFUTED": "claims", "NOT_REPRODUCED": "claims", "VACUOUS": "claims", "RootCause": "paper",
     "LedgerRow": "ledger",
     "orthonormalize": "linalg", "principal_angle_distance": "linalg",
     "Estimate": "montecarlo", "ProportionEstimate": "montecarlo", "mc_mean": "montecarlo",
@@ -58,5 +60,6 @@ __all__ = [
     "proportion_estimate", "Verdict", "Claim", "Paper", "Citation", "Figure", "LedgerRow", "PluginError",
     "registry", "get_claim", "get_figure", "get_paper", "load_papers", "paper_keys", "register_paper",
     "unregister_paper", "reproduce", "provenance", "HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "ERROR", "STATUSES",
+    "REFUTED", "NOT_REPRODUCED", "VACUOUS", "RootCause",
     "FedtheoryWarning", "IllConditionedWarning", "BoundInapplicableWarning", "__version__",
 ]

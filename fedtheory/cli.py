@@ -1,12 +1,14 @@
 """Command-line interface.
 
-``fedtheory verify | list | reproduce | report | ledger | cite | calc | explore | bench``, also as
+``fedtheory verify | list | findings | reproduce | report | ledger | cite | calc | explore | bench``, also as
 ``python -m fedtheory``. Papers are plugins (entry-point group ``fedtheory.papers``): every
 command that takes ``--paper`` works for an installed third-party paper exactly as for the
 built-in ones.
 
 Errors in user input print one line on stderr and exit with status 2. ``verify`` and ``report``
-exit 1 if any claim has status ``fails`` or a paper plugin could not be loaded, else 0.
+exit 1 on an ``error`` verdict, on a verdict that differs from its recorded outcome (a regression),
+on a ``refuted`` verdict of a claim with no recorded outcome, or when a paper plugin could not be
+loaded (:func:`exit_status`); a paper that is wrong as recorded does not fail the run.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import time
 import warnings
 
 from . import __version__
-from .claims import BAD_STATUSES, STATUSES, dump_json
+from .claims import BAD_STATUSES, ERROR, STATUSES, dump_json
 from .plugins import get_claim, get_paper, load_papers
 
 __all__ = ["main", "build_parser"]
@@ -235,22 +237,33 @@ def _verify(args) -> int:
 
     store = verdict_store()
     for c in claims:
+        paper = get_paper(c.paper)
         with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(log):
             warnings.simplefilter("always")
-            v = c.evaluate(full=args.full, seed=args.seed)
+            v = c.evaluate(full=args.full, seed=args.seed, expected=paper.expected(c.id, args.full))
         if caught:
             kinds = sorted({w.category.__name__ for w in caught})
             v = type(v)(**{**v.__dict__, "evidence": v.evidence + f" [{len(caught)} warning(s): "
                                                                     f"{', '.join(kinds)}]"})
         verdicts.append(v)
         if store is not None:  # saved for `fedtheory report` (fedtheory.results)
-            store.put(c, v, full=args.full, seed=args.seed, fingerprint=paper_fingerprint(get_paper(c.paper)))
-        print(f"  {v.status:<17} {c.id:<{width}}  {v.seconds:6.1f}s  {_cut(v.evidence, 160)}"
+            store.put(c, v, full=args.full, seed=args.seed, fingerprint=paper_fingerprint(paper))
+        flag = "  REGRESSION: recorded " + v.expected if v.regression else ""
+        print(f"  {v.status:<15} {c.id:<{width}}  {v.seconds:6.1f}s  {_cut(v.evidence, 150)}{flag}"
               if not args.verbose else f"\n{v}", file=log, flush=True)
     counts = {s: sum(v.status == s for v in verdicts) for s in STATUSES}
-    print("summary: " + ", ".join(f"{n} {s}" for s, n in counts.items()) +
+    regressions = [v for v in verdicts if v.regression]
+    consistency = sum(v.kind == "consistency" for v in verdicts)
+    print("summary: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n or s in ("holds", "error")) +
+          (f" (of which {consistency} consistency checks)" if consistency else "") +
+          f"; {len(regressions)} differ from the recorded outcome" +
           f" ({time.perf_counter() - t0:.1f}s)" + (f"; {len(errors)} paper plugin(s) failed to load"
                                                      if errors else ""), file=log)
+    from .findings import census
+
+    print(census(verdicts).line(), file=log)
+    for v in regressions:
+        print(f"regression: {v.id} is {v.status}, recorded {v.expected}", file=log)
     header = {"provenance": provenance(seed=args.seed, mode=mode), "papers": _citations(papers),
               **results_header(papers)}
     if args.json:
@@ -263,7 +276,17 @@ def _verify(args) -> int:
             export.to_csv(verdicts) if fmt == "csv" else export.to_latex(verdicts)
         sys.stdout.write(text)
         sys.stdout.flush()
-    return 1 if any(counts[s] for s in BAD_STATUSES) or errors else 0
+    return exit_status(verdicts) or (1 if errors else 0)
+
+
+def exit_status(verdicts) -> int:
+    """``verify``'s exit status for these verdicts: 1 on an ``error``, on a verdict that differs from
+    its recorded outcome (a regression), or on a ``refuted`` verdict of a claim with no recorded outcome;
+    0 otherwise (a paper that is wrong as recorded does not fail the run)."""
+    for v in verdicts:
+        if v.status == ERROR or v.regression or (v.expected is None and v.status in BAD_STATUSES):
+            return 1
+    return 0
 
 
 # ----------------------------------------------------------------------------- list, ledger, cite
@@ -344,7 +367,36 @@ def _report(args) -> int:
     print(f"wrote {res['index']} and {res['claims']}: " + ", ".join(f"{n} {s}" for s, n in c.items()) +
           f" (verdicts: {src}; figures: {res['figures']['reused']} reused, {res['figures']['regenerated']} "
           f"regenerated; {res['seconds']:.1f} s)")
-    return 1 if any(c[s] for s in BAD_STATUSES) or errors else 0
+    return exit_status(res["verdicts"]) or (1 if errors else 0)
+
+
+def _findings(args) -> int:
+    """``fedtheory findings``: each paper's verdicts as a referee report (:mod:`fedtheory.findings`)."""
+    import contextlib
+    import json
+
+    from .findings import census, findings
+    from .provenance import provenance
+    from .report import collect_verdicts
+
+    papers, errors = _papers(args.paper)
+    with contextlib.redirect_stdout(sys.stderr):  # a claim that runs now prints nothing to stdout
+        verdicts, source = collect_verdicts(papers, full=args.full, seed=args.seed, from_json=args.from_json)
+    found = [findings(p, verdicts) for p in papers]
+    if args.format == "json":
+        text = json.dumps({"provenance": provenance(seed=args.seed, mode="full" if args.full else "quick"),
+                           "verdict_source": source, "census": census(verdicts).to_dict(),
+                           "papers": [f.to_dict() for f in found]}, indent=1) + "\n"
+    elif args.format == "md":
+        text = "\n".join(f.to_markdown() for f in found)
+    elif args.format == "html":
+        text = "\n".join(f.to_html(standalone=True) for f in found)
+    else:
+        text = "\n".join(f.to_text() for f in found)
+        if len(found) > 1:
+            text += "\nAll papers: " + census(verdicts).line() + "\n"
+    sys.stdout.write(text)
+    return 1 if errors else 0
 
 
 # ----------------------------------------------------------------------------- calc
@@ -537,6 +589,16 @@ def build_parser() -> argparse.ArgumentParser:
                     help="reuse figures written here by `fedtheory reproduce` when their sidecars say they are "
                          "current; the others are regenerated into OUT/figures")
     rp.set_defaults(func=_report)
+
+    fd = add("findings", "each paper's verdicts as a referee report: major findings, errata by root cause, "
+                         "what holds by tightness, what the linear analogue does not reproduce", (mode_opts, run_opts))
+    _paper_option(fd, "findings")
+    fd.add_argument("--format", choices=["text", "md", "json", "html"], default="text",
+                    help="text, md (Markdown), json (the findings and the census) or html (a standalone page)")
+    fd.add_argument("--from-json", dest="from_json", default=None, metavar="PATH",
+                    help="take the verdicts from this `fedtheory verify --json` file; refused (exit 2) unless "
+                         "it is current (default: the verdict cache that verify fills; missing claims are run)")
+    fd.set_defaults(func=_findings)
 
     c = add("calc", "a paper's calculator: `fedtheory calc PAPER [options]` (`fedtheory calc` lists them)")
     c.add_argument("calc_paper", nargs="?", metavar="PAPER",

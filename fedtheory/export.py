@@ -31,7 +31,8 @@ __all__ = ["FORMATS", "CSV_COLUMNS", "LONGTABLE_ROWS", "Range", "key_numbers", "
 FORMATS = ("table", "json", "csv", "latex")
 
 #: the columns of :func:`to_csv`, in order
-CSV_COLUMNS = ("paper", "id", "reference", "status", "computed", "theory", "ci", "statement", "evidence")
+CSV_COLUMNS = ("paper", "id", "reference", "status", "computed", "theory", "ci", "margin", "detects", "root_cause",
+               "kind", "statement", "evidence")
 
 # a key naming a confidence interval: "ci", "ci99", "slope_ci", "c_cell_ci95" (not "decision", "CIFAR")
 _CI_KEY = re.compile(r"(?:^|_)ci(?:\d+)?(?:$|_)")
@@ -238,6 +239,23 @@ def _ci_text(observed, latex: bool = False) -> str:
     return _pairs_text([("" if n == "ci" else n, v) for n, v in confidence_intervals(observed)], latex=latex)
 
 
+def _margin_text(m) -> str:
+    """``"observed/bound 0.5 (tight)"`` from a verdict's ``margin`` dict (empty without one)."""
+    if not isinstance(m, dict) or m.get("value") is None:
+        return "" if not isinstance(m, dict) else str(m.get("tightness") or "")
+    v = m["value"]
+    return f"{m.get('kind', '')} {v:.4g}" + (f" ({m['tightness']})" if m.get("tightness") else "") \
+        if isinstance(v, (int, float)) else str(v)
+
+
+def _detects_text(d) -> str:
+    """``"x2 of the constant"`` from a verdict's ``detects`` dict (empty without a factor)."""
+    if not isinstance(d, dict) or d.get("factor") is None:
+        return ""
+    f = d["factor"]
+    return f"x{f:.3g} of the {d.get('of', 'claim')}" if isinstance(f, (int, float)) else f"x{f} of the {d.get('of')}"
+
+
 def claim_rows(verdicts) -> list[dict]:
     """One dict per verdict with the columns of :data:`CSV_COLUMNS` (numbers formatted as text).
 
@@ -252,6 +270,8 @@ def claim_rows(verdicts) -> list[dict]:
                      "status": v.get("status", ""), "computed": _pairs_text(key_numbers(v.get("observed"))),
                      "theory": _pairs_text(key_numbers(v.get("bound"))),
                      "ci": _ci_text(v.get("observed")),
+                     "margin": _margin_text(v.get("margin")), "detects": _detects_text(v.get("detects")),
+                     "root_cause": v.get("root_cause") or "", "kind": v.get("kind") or "paper",
                      "statement": " ".join(str(v.get("statement", "")).split()),
                      "evidence": " ".join(str(v.get("evidence", "")).split())})
     return rows
@@ -320,7 +340,7 @@ def to_latex(verdicts, *, longtable: bool | None = None, caption: str | None = N
     --------
     >>> from fedtheory.claims import Verdict
     >>> v = Verdict(id="toy.eq1", paper="toy", reference="Eq. (1)", statement="x_1 <= 5%",
-    ...             status="fails", observed=1.5e-12, bound=0)
+    ...             status="refuted", observed=1.5e-12, bound=0)
     >>> tex = to_latex([v])
     >>> tex.count(r"\begin{tabular}"), r"x\_1 \textless{}= 5\%" in tex, r"$1.5\times 10^{-12}$" in tex
     (1, True, True)
@@ -351,7 +371,7 @@ def to_latex(verdicts, *, longtable: bool | None = None, caption: str | None = N
         if ci:
             computed += ("; " if computed else "") + "CI " + ci
         status = latex_escape(r.get("status", ""))
-        if r.get("status") in ("fails", "error"):
+        if r.get("status") in ("refuted", "error"):
             status = r"\textbf{" + status + "}"
         out.append(f"{_latex_id(str(r.get('id', '')))}\\newline {latex_escape(r.get('reference', ''))} & {status} & "
                    f"{computed} & {_pairs_text(key_numbers(r.get('bound')), latex=True)} & "

@@ -30,10 +30,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .claims import Claim
+from .claims import CLAIM_KINDS, ERROR, STATUSES, Claim
 from .ledger import LedgerRow, validate_ledger
 
-__all__ = ["Citation", "Paper", "Figure", "Calculator", "KEY_PATTERN"]
+__all__ = ["Citation", "Paper", "Figure", "Calculator", "RootCause", "ROOT_CAUSE_KINDS", "KEY_PATTERN",
+           "read_outcomes_csv"]
+
+#: what kind of slip a root cause is: ``typo`` (a symbol, factor or sign, a minimal correction holds),
+#: ``statement`` (the statement is false as stated), ``proof`` (a proof step is invalid), ``hypotheses``
+#: (no instance satisfies them), ``experiment`` (a reported experiment the linear analogue does not
+#: reproduce), ``reading`` (an ambiguity of the text, read one way and checked)
+ROOT_CAUSE_KINDS = ("typo", "statement", "proof", "hypotheses", "experiment", "reading")
 
 #: paper keys: lower-case letters, digits, ``_`` and ``-``, starting with a letter
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_\-]*$")
@@ -153,6 +160,66 @@ class Citation:
 
 
 @dataclass(frozen=True)
+class RootCause:
+    """One slip of a paper, which several claims may share (the findings group errata by it).
+
+    Parameters
+    ----------
+    id : str
+        Short id, unique within the paper (``"sigma-for-sigma2"``).
+    title : str
+        One line: what is wrong and where.
+    kind : str
+        One of :data:`ROOT_CAUSE_KINDS`.
+    detail : str, optional
+        The printed and the corrected form, and the decisive numbers.
+    references : sequence of str, optional
+        Where the slip appears (``"Lemma A.5"``, ``"(101)"``).
+    """
+
+    id: str
+    title: str
+    kind: str = "typo"
+    detail: str = ""
+    references: tuple = ()
+
+    def __post_init__(self):
+        if not isinstance(self.id, str) or not re.match(r"^[a-z0-9][a-z0-9._\-]*$", self.id):
+            raise ValueError(f"root cause `id` must be lower-case letters, digits, '.', '_' and '-'; got {self.id!r}")
+        if not isinstance(self.title, str) or not self.title.strip():
+            raise ValueError(f"root cause {self.id!r}: `title` must be a non-empty string")
+        if self.kind not in ROOT_CAUSE_KINDS:
+            raise ValueError(f"root cause {self.id!r}: `kind` must be one of {', '.join(ROOT_CAUSE_KINDS)}; "
+                             f"got {self.kind!r}")
+        object.__setattr__(self, "references", tuple([self.references] if isinstance(self.references, str)
+                                                     else self.references))
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "title": self.title, "kind": self.kind, "detail": self.detail,
+                "references": list(self.references)}
+
+
+def read_outcomes_csv(path: str) -> dict:
+    """Recorded outcomes from a CSV file with the columns ``claim,quick,full`` (``#`` starts a comment
+    line): ``{claim id: {"quick": outcome, "full": outcome}}``; an empty cell records nothing."""
+    import csv
+
+    out = {}
+    with open(path, newline="") as fh:
+        rows = [r for r in csv.reader(line for line in fh if line.strip() and not line.lstrip().startswith("#"))]
+    if not rows or [c.strip() for c in rows[0][:3]] != ["claim", "quick", "full"]:
+        raise ValueError(f"{path}: the first row must be the header claim,quick,full")
+    for i, r in enumerate(rows[1:], start=2):
+        if len(r) < 3:
+            raise ValueError(f"{path}: row {i} has {len(r)} cells, expected 3 (claim,quick,full)")
+        cid = r[0].strip()
+        if cid in out:
+            raise ValueError(f"{path}: row {i}: claim {cid!r} recorded twice")
+        out[cid] = {m: v.strip() for m, v in (("quick", r[1]), ("full", r[2])) if v.strip()}
+    return out
+
+
+@dataclass(frozen=True)
 class Figure:
     """A registered figure: ``func(outdir, full, seed)`` writes files and returns their paths.
 
@@ -264,18 +331,25 @@ class Paper:
             raise ValueError(f"{what} id {id!r} must start with its paper's key {self.key + '.'!r}")
 
     def claim(self, id: str, reference: str, statement: str, default_seed: int = 0,
-              aliases: Sequence[str] = (), regime: str = ""):
+              aliases: Sequence[str] = (), regime: str = "", kind: str = "paper", root_cause: str = "",
+              analogue: str = ""):
         """Decorator registering ``func(full, seed) -> dict`` as a claim of this paper.
 
-        ``func`` returns the :class:`~fedtheory.claims.Verdict` fields ``status``, ``observed``,
-        ``bound`` and optionally ``evidence``, ``params``, ``referee`` and ``regime``.
+        ``func`` returns a decision of :mod:`fedtheory.decide` (the :class:`~fedtheory.claims.Verdict`
+        fields ``status``, ``observed``, ``bound`` and optionally ``evidence``, ``params``, ``referee``,
+        ``regime``, ``margin``, ``detects``, ``power``, ``root_cause`` and ``analogue``).
         ``regime`` states the hypotheses the claim tests and how it reads any unspecified
-        constant (a reading a violation could refute). ``aliases`` are former ids that
-        ``verify --claim``, :func:`fedtheory.get_claim` and the ``claim`` marker still accept.
+        constant (a reading a violation could refute). ``kind="consistency"`` marks a check that is true
+        by construction (reported apart, not evidence for the paper). ``root_cause`` is the id (see
+        :meth:`root_cause`) an erratum or refutation of this claim names; ``analogue`` names the linear
+        analogue of an experiment. ``aliases`` are former ids that ``verify --claim``,
+        :func:`fedtheory.get_claim` and the ``claim`` marker still accept.
         """
         self._check_id("claim", id)
         for a in aliases:
             self._check_id("claim alias", a)
+        if kind not in CLAIM_KINDS:
+            raise ValueError(f"claim {id!r}: `kind` must be one of {', '.join(CLAIM_KINDS)}; got {kind!r}")
 
         def deco(func):
             old = self._claims.get(id)
@@ -283,7 +357,8 @@ class Paper:
                                                                                      func.__qualname__):
                 raise ValueError(f"paper {self.key!r}: duplicate claim id {id!r}")
             self._claims[id] = Claim(id=id, reference=reference, statement=statement, func=func,
-                                     default_seed=default_seed, paper=self.key, regime=regime)
+                                     default_seed=default_seed, paper=self.key, regime=regime, kind=kind,
+                                     root_cause=root_cause, analogue=analogue)
             for a in aliases:
                 if a in self._claims or self._aliases.get(a, id) != id:
                     raise ValueError(f"paper {self.key!r}: alias {a!r} is already a claim id or another alias")
@@ -314,6 +389,57 @@ class Paper:
             return func
 
         return deco
+
+    def root_cause(self, id: str, title: str, *, kind: str = "typo", detail: str = "",
+                   references: Sequence[str] = ()) -> RootCause:
+        """Register a root cause (a slip several claims may share); returns it."""
+        rc = RootCause(id=id, title=title, kind=kind, detail=detail, references=tuple(references))
+        old = self._state.setdefault("root_causes", {}).get(id)
+        if old is not None and old != rc:
+            raise ValueError(f"paper {self.key!r}: root cause {id!r} registered twice with different fields")
+        self._state["root_causes"][id] = rc
+        return rc
+
+    def root_causes(self) -> dict:
+        """Root-cause id -> :class:`RootCause`, in registration order."""
+        self.load()
+        return dict(self._state.get("root_causes", {}))
+
+    def set_expected_outcomes(self, outcomes) -> None:
+        """Record the outcomes the maintainers established, as pytest's strict xfail does.
+
+        ``outcomes`` is a mapping ``{claim id: outcome or {"quick": outcome, "full": outcome}}`` or the path
+        of a CSV file with the columns ``claim,quick,full`` (:func:`read_outcomes_csv`), read on first use.
+        ``verify`` exits 1 when a verdict differs from its recorded outcome (a regression) and no longer
+        because a paper is wrong. The recorded outcome is never passed to a claim's computation.
+        """
+        self._state["expected_source"] = outcomes
+        self._state.pop("expected", None)
+
+    def expected_outcomes(self) -> dict:
+        """``{claim id: {"quick": outcome, "full": outcome}}`` (validated: known claims and outcomes)."""
+        if "expected" not in self._state:
+            self.load()
+            src = self._state.get("expected_source") or {}
+            raw = read_outcomes_csv(src) if isinstance(src, str) else dict(src)
+            table = {}
+            for cid, val in raw.items():
+                modes = {"quick": val, "full": val} if isinstance(val, str) else dict(val)
+                if cid not in self._claims:
+                    raise ValueError(f"paper {self.key!r}: recorded outcome for unknown claim {cid!r}")
+                for m, o in modes.items():
+                    if m not in ("quick", "full") or o not in STATUSES or o == ERROR:
+                        raise ValueError(f"paper {self.key!r}: claim {cid!r}: recorded outcome {m}={o!r}; modes are "
+                                         f"quick/full, outcomes {', '.join(x for x in STATUSES if x != ERROR)}")
+                table[cid] = modes
+            self._state["expected"] = table
+        return self._state["expected"]
+
+    def expected(self, claim_id: str, full: bool) -> str | None:
+        """The recorded outcome of a claim in this mode, or ``None``."""
+        claim = self.get_claim(claim_id)
+        cid = claim.id if claim is not None else claim_id
+        return self.expected_outcomes().get(cid, {}).get("full" if full else "quick")
 
     def set_ledger(self, rows: Sequence[LedgerRow]) -> None:
         """Attach the results ledger (validated against the claims and figures on first use)."""

@@ -23,7 +23,23 @@ __all__ = ["StaleResults", "paper_fingerprint", "verdict_key", "VerdictStore", "
 
 #: fields of a :class:`~fedtheory.claims.Verdict` as written by ``Verdict.to_dict``
 _FIELDS = ("id", "paper", "reference", "statement", "status", "observed", "bound", "evidence", "params",
-           "seed", "mode", "seconds", "regime", "referee")
+           "seed", "mode", "seconds", "regime", "referee", "margin", "detects", "power", "root_cause", "analogue",
+           "kind", "expected", "printed", "corrected")
+
+
+def _checksum(record: dict) -> str:
+    """SHA-256 of a verdict record's canonical JSON (sorted keys): a cache entry's integrity check."""
+    return hashlib.sha256(json.dumps(record, sort_keys=True, allow_nan=False).encode()).hexdigest()
+
+
+def _expected_for(claim: Claim, full: bool):
+    """The recorded outcome of ``claim`` in this mode (``None`` if its paper records none or is not registered)."""
+    from .plugins import get_paper
+
+    try:
+        return get_paper(claim.paper).expected(claim.id, full)
+    except Exception:  # noqa: BLE001 - a claim built outside any registered paper records nothing
+        return None
 
 
 class StaleResults(ValueError):
@@ -88,21 +104,25 @@ def verdict_from_dict(d: dict) -> Verdict:
     kw = {k: d[k] for k in _FIELDS if k in d}
     kw["params"] = kw.get("params") or {}
     kw["seconds"] = float(kw.get("seconds") or 0.0)
-    for k in ("evidence", "regime", "referee"):
+    for k in ("evidence", "regime", "referee", "root_cause", "analogue"):
         kw[k] = kw.get(k) or ""
+    kw["kind"] = kw.get("kind") or "paper"
     return Verdict(**kw)
 
 
 class VerdictStore:
     """Verdicts as JSON files under ``root/verdicts`` (atomic writes, no pickle).
 
-    An unreadable or mismatching entry is ignored (and removed), never used.
+    Each entry carries the SHA-256 of its verdict record. An unreadable or mismatching entry is ignored
+    (and removed), never used; an entry whose checksum does not match its record (edited by hand, or
+    damaged) is counted in ``tampered`` and recomputed. The recorded outcome attached to a stored verdict
+    is the paper's current one, not the one stored.
     """
 
     def __init__(self, root: str):
         self.root = os.path.join(root, "verdicts")
         os.makedirs(self.root, exist_ok=True)
-        self.hits = self.misses = 0
+        self.hits = self.misses = self.tampered = 0
 
     def _path(self, key: str) -> str:
         return os.path.join(self.root, f"{key}.json")
@@ -119,7 +139,10 @@ class VerdictStore:
                 rec = json.load(fh)
             if rec.get("key") != key or rec["verdict"].get("id") != claim.id:
                 raise ValueError("key mismatch")
-            v = verdict_from_dict(rec["verdict"])
+            if rec.get("sha256") != _checksum(rec["verdict"]):
+                self.tampered += 1
+                raise ValueError("checksum mismatch")
+            v = verdict_from_dict({**rec["verdict"], "expected": _expected_for(claim, full)})
         except Exception:  # noqa: BLE001 - a damaged entry is recomputed, never used
             self.misses += 1
             try:
@@ -138,7 +161,8 @@ class VerdictStore:
         fd, tmp = tempfile.mkstemp(dir=self.root, suffix=".tmp")
         try:
             with os.fdopen(fd, "w") as fh:
-                json.dump({"key": key, "verdict": verdict.to_dict()}, fh)
+                record = verdict.to_dict()
+                json.dump({"key": key, "verdict": record, "sha256": _checksum(record)}, fh)
             os.replace(tmp, self._path(key))
         finally:
             if os.path.exists(tmp):
@@ -158,7 +182,7 @@ def run_claim(claim: Claim, *, full: bool, seed) -> Verdict:
     """Evaluate ``claim`` as ``verify`` does: warnings raised inside are counted in the evidence."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        v = claim.evaluate(full=full, seed=seed)
+        v = claim.evaluate(full=full, seed=seed, expected=_expected_for(claim, full))
     if caught:
         kinds = sorted({w.category.__name__ for w in caught})
         v = type(v)(**{**v.__dict__, "evidence": v.evidence + f" [{len(caught)} warning(s): {', '.join(kinds)}]"})

@@ -4,12 +4,13 @@
 * :func:`assert_agrees` - a Monte Carlo estimate agrees with a closed form within its CI;
 * :func:`assert_holds_with_probability` - an exact binomial test that an event holds with
   probability at least ``p``;
-* :func:`assert_claim` - run a catalogue claim and fail unless it holds (or is a confirmed
-  erratum, i.e. the corrected form holds).
+* :func:`assert_claim` - run a catalogue claim and fail unless its outcome is the one its paper
+  records (as pytest's strict xfail); a claim with no recorded outcome must hold (or be a
+  typo-level erratum, i.e. the corrected form holds).
 
 The pytest plugin (entry point ``fedtheory`` in ``pyproject.toml``) adds ``--fedtheory-full``
 (catalogue claims in full mode) and the ``claim`` marker: ``@pytest.mark.claim("fedrep.thm1.contraction")``
-runs that claim before the test and fails it unless the claim holds.
+runs that claim before the test and fails it unless its outcome matches the recorded one.
 """
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from typing import Callable
 import numpy as np
 from scipy import stats
 
-from .claims import ERRATUM, HOLDS
-from .plugins import get_claim
+from .claims import DECIDED, ERRATUM, HOLDS
+from .plugins import get_claim, get_paper
 from .montecarlo import Estimate, estimate_from_samples
 from .random import SeedLike, as_generator, spawn_seeds
 
@@ -225,27 +226,40 @@ def _nonfinite_leaves(x, path="", skip_printed=False):
 
 
 def assert_claim(claim_id: str, *, full: bool | None = None, seed=None):
-    """Run a catalogue claim; fail unless its status is ``holds`` or ``erratum-confirmed``.
+    """Run a catalogue claim; fail unless its outcome is the recorded one.
 
-    Every other status fails: ``fails``, ``inconclusive`` and ``error`` (the claim's computation
-    raised; the message carries the exception). A ``holds``/``erratum-confirmed`` verdict whose
-    ``observed`` or ``bound`` contains a NaN or inf also fails (except, for a confirmed erratum,
-    under a ``printed`` key: the printed form is the one that fails).
+    A claim whose paper records its outcome for this mode (:meth:`fedtheory.Paper.expected`) passes
+    exactly when the verdict has that outcome, as pytest's strict xfail: a paper's recorded erratum or
+    refutation passes, and a claim that starts to hold where a refutation was recorded fails (the
+    finding changed). A claim with no recorded outcome passes when it ``holds`` or is an ``erratum``.
+    ``error`` always fails (the message carries the exception). A decided verdict whose ``observed``
+    or ``bound`` contains a NaN or inf also fails (except under a ``printed`` key: the printed form is
+    the one that fails).
 
     Returns the :class:`~fedtheory.claims.Verdict`. ``full`` defaults to ``--fedtheory-full``.
     """
     __tracebackhide__ = True
-    full = _FULL["full"] if full is None else full
-    v = get_claim(claim_id).evaluate(full=full, seed=seed)
-    if v.status not in (HOLDS, ERRATUM):
-        raise AssertionError(f"claim {claim_id} is {v.status!r} (only 'holds' and 'erratum-confirmed' pass):\n"
-                             f"{v.summary()}")
-    skip = v.status == ERRATUM
-    bad = [f"observed.{p}" for p in _nonfinite_leaves(v.observed, skip_printed=skip)] + \
-        [f"bound.{p}" for p in _nonfinite_leaves(v.bound, skip_printed=skip)]
-    if bad:
-        raise AssertionError(f"claim {claim_id} is {v.status!r} but has non-finite numbers in "
-                             f"{', '.join(bad[:5])}:\n{v.summary()}")
+    if not isinstance(claim_id, str) or not claim_id:
+        raise TypeError(f"`claim_id` must be a non-empty string; got {claim_id!r}")
+    if full is not None and not isinstance(full, (bool, np.bool_)):
+        raise TypeError(f"`full` must be a bool or None; got {full!r}")
+    full = _FULL["full"] if full is None else bool(full)
+    claim = get_claim(claim_id)
+    expected = get_paper(claim.paper).expected(claim.id, full)
+    v = claim.evaluate(full=full, seed=seed, expected=expected)
+    if expected is not None:
+        if v.status != expected:
+            raise AssertionError(f"claim {claim_id} is {v.status!r} but its recorded outcome in "
+                                 f"{'full' if full else 'quick'} mode is {expected!r}:\n{v.summary()}")
+    elif v.status not in (HOLDS, ERRATUM):
+        raise AssertionError(f"claim {claim_id} is {v.status!r} (with no recorded outcome only 'holds' and "
+                             f"'erratum' pass):\n{v.summary()}")
+    if v.status in DECIDED:
+        bad = [f"observed.{p}" for p in _nonfinite_leaves(v.observed, skip_printed=True)] + \
+            [f"bound.{p}" for p in _nonfinite_leaves(v.bound, skip_printed=True)]
+        if bad:
+            raise AssertionError(f"claim {claim_id} is {v.status!r} but has non-finite numbers in "
+                                 f"{', '.join(bad[:5])}:\n{v.summary()}")
     return v
 
 
@@ -256,8 +270,13 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "claim(id): run a fedtheory catalogue claim before the test; fail unless it holds")
+    config.addinivalue_line("markers", "claim(id): run a fedtheory catalogue claim before the test; fail unless its outcome "
+                            "is the recorded one (or, with none recorded, it holds)")
     _FULL["full"] = bool(config.getoption("--fedtheory-full", default=False))
+
+
+def pytest_unconfigure(config):
+    _FULL["full"] = False  # an in-process run (pytester) must not leave full mode on for the outer one
 
 
 def pytest_runtest_setup(item):

@@ -12,7 +12,7 @@ from fedtheory.lowrank.theory import fedlrgd_gamma, theorem2_r, theorem2_S
 from fedtheory.parallel import cached_map
 from fedtheory.plotting import plt, save_figure, style
 from fedtheory.random import spawn_seeds
-from fedtheory_checks._util import CLAIM_LEVEL
+from fedtheory.decide import LEVEL as CLAIM_LEVEL
 from fedtheory_checks.fedlrgd import PAPER
 from fedtheory_checks.fedlrgd.fedave_runs import PHI, R_MAX, S_CLIENT, _form, fedave_problem, fedlrgd_min_gamma
 

@@ -1,6 +1,6 @@
 """`fedtheory verify --format {table,json,csv,latex}` and fedtheory.export (issue 16, item 7).
 
-A toy paper registered in-process gives verdicts of every kind (holds, fails, erratum-confirmed)
+A toy paper registered in-process gives verdicts of several outcomes (holds, refuted, erratum)
 with statements full of CSV and LaTeX special characters, so the formats are checked without
 running a real claim.
 """
@@ -36,12 +36,12 @@ def _toy(key="zzexp", fail=True):
 
     @paper.claim(f"{key}.thm2.false", "Theorem 2", "a statement, with a comma")
     def _thm2(full, seed):
-        return dict(status="fails" if fail else "holds", observed=2.5, bound=1.0, evidence="2.5 > 1")
+        return dict(status="refuted" if fail else "holds", observed=2.5, bound=1.0, evidence="2.5 > 1")
 
     @paper.claim(f"{key}.eq3.erratum", "Eq. (3)", "printed vs corrected")
     def _eq3(full, seed):
-        return dict(status="erratum-confirmed", observed={"printed": {"max": 3.0}, "corrected": {"max": 0.5}},
-                    bound={"printed_holds": False, "corrected_holds": True})
+        return dict(status="erratum", observed={"printed": {"max": 3.0}, "corrected": {"max": 0.5}},
+                    bound={"printed_holds": False, "corrected_holds": True}, referee="brute force")
 
     return paper
 
@@ -66,12 +66,12 @@ def _verify(capsys, *extra):
 # ----------------------------------------------------------------------------- CLI
 def test_csv_parses_back_one_row_per_claim(toy, capsys):
     code, out, err = _verify(capsys, "--format", "csv")
-    assert code == 1  # a claim fails: exit status as with the table
+    assert code == 1  # a claim is refuted (no recorded outcome): exit status as with the table
     rows = list(csv.DictReader(io.StringIO(out)))
     assert tuple(rows[0]) == CSV_COLUMNS
     assert [(r["paper"], r["id"], r["status"]) for r in rows] == [
-        ("zzexp", "zzexp.eq1.nasty_id", "holds"), ("zzexp", "zzexp.thm2.false", "fails"),
-        ("zzexp", "zzexp.eq3.erratum", "erratum-confirmed")]
+        ("zzexp", "zzexp.eq1.nasty_id", "holds"), ("zzexp", "zzexp.thm2.false", "refuted"),
+        ("zzexp", "zzexp.eq3.erratum", "erratum")]
     first = rows[0]
     assert first["reference"] == "Eq. (1) & 50%" and first["statement"] == " ".join(NASTY.split())
     assert first["computed"] == "ratio = 0.1235; runs = 200" and first["ci"] == "ci99 = [0.1, 0.15]"
@@ -81,7 +81,7 @@ def test_csv_parses_back_one_row_per_claim(toy, capsys):
     assert rows[2]["theory"] == "printed_holds = no; corrected_holds = yes"
     # stdout is the table only: progress, the summary and a claim's own prints went to stderr
     assert "summary:" not in out and "chatter" not in out and "fedtheory verify" not in out
-    assert "summary: 1 holds, 1 fails, 1 erratum-confirmed" in err and "chatter from a claim" in err
+    assert "summary: 1 holds, 1 erratum, 1 refuted, 0 error" in err and "chatter from a claim" in err
 
 
 def test_json_to_stdout_is_what_json_writes(toy, capsys, tmp_path):
@@ -100,10 +100,10 @@ def test_latex_to_stdout_and_table_default(toy, capsys):
     assert code == 1 and out.count(r"\begin{tabular}") == 1 and "summary:" in err
     assert _check_latex(out) == 3
     code, out, err = _verify(capsys)  # default: today's table on stdout
-    assert code == 1 and "summary: 1 holds, 1 fails" in out and "zzexp.thm2.false" in out and err == ""
+    assert code == 1 and "summary: 1 holds, 1 erratum, 1 refuted" in out and "zzexp.thm2.false" in out and err == ""
 
 
-def test_exit_status_zero_when_nothing_fails(capsys):
+def test_exit_status_zero_when_nothing_is_refuted(capsys):
     from fedtheory import register_paper, unregister_paper
 
     register_paper(_toy("zzexpok", fail=False))
@@ -199,7 +199,7 @@ def test_latex_table_structure_escaping_and_longtable():
     assert tex.count(r"\begin{tabular}") == 1 and "longtable" not in tex.split("\n", 1)[1]
     assert _check_latex(tex) == 3
     assert tex.count(r"\toprule") == tex.count(r"\midrule") == tex.count(r"\bottomrule") == 1
-    assert r"\textbf{fails}" in tex and "& erratum-confirmed &" in tex and "Eq. (1) \\& 50\\%" in tex
+    assert r"\textbf{refuted}" in tex and "& erratum &" in tex and "Eq. (1) \\& 50\\%" in tex
     row = [ln for ln in tex.splitlines() if "nasty" in ln][0]
     statement = row.rsplit(" & ", 1)[1][:-2].strip()
     assert _unescape(statement) == " ".join(NASTY.split())
@@ -224,7 +224,8 @@ def test_key_numbers_and_confidence_intervals():
     assert claim_rows([{"observed": obs, "bound": {"k": [1.0] * 5}}])[0]["computed"] == \
         "mean = 1; n = 10; fit.slope = -1; ..."
     assert claim_rows([{"observed": {"curve": list(range(10))}, "bound": {"k": [1.0] * 5}}])[0] == {
-        **dict.fromkeys(CSV_COLUMNS, ""), "computed": "curve = 10 values in [0, 9]", "theory": "k = 5 values, all 1"}
+        **dict.fromkeys(CSV_COLUMNS, ""), "computed": "curve = 10 values in [0, 9]", "theory": "k = 5 values, all 1",
+        "kind": "paper"}
     assert confidence_intervals(obs) == [("ci", [0.9, 1.1]), ("fit.slope_ci", [-1.2, -0.8])]
     assert confidence_intervals(obs, limit=1) == [("ci", [0.9, 1.1])]
     assert confidence_intervals({"CIFAR": [1, 2], "decision": [1, 2], "ci": [1, 2, 3]}) == []
@@ -254,7 +255,8 @@ def test_claim_rows_accept_dicts_and_reject_other_things():
     row = {"id": "p.x", "paper": "p", "reference": "R", "statement": "s", "status": "holds",
            "observed": {"ci": [1, 2]}, "bound": 3}
     assert claim_rows([row])[0] == {"paper": "p", "id": "p.x", "reference": "R", "status": "holds",
-                                    "computed": "", "theory": "3", "ci": "[1, 2]", "statement": "s", "evidence": ""}
+                                    "computed": "", "theory": "3", "ci": "[1, 2]", "statement": "s", "evidence": "",
+                                    "margin": "", "detects": "", "root_cause": "", "kind": "paper"}
     assert to_csv([]) == ",".join(CSV_COLUMNS) + "\n"
     with pytest.raises(TypeError, match="`verdicts` must hold Verdict objects or dicts"):
         claim_rows([42])

@@ -43,9 +43,9 @@ def test_theorem1_contraction_with_probability():
 def test_assert_claim_and_marker(pytester):
     v = assert_claim("fedrep.def1.dist-identities")
     assert v.status == "holds"
-    assert_claim("fedrep.thm1.kappa-typo")  # erratum-confirmed counts as holding (corrected form)
-    with pytest.raises(AssertionError, match="inconclusive"):
-        assert_claim("fedrep.eq11.sample-complexity")  # quick mode: too few points in the fit regime
+    assert_claim("fedrep.thm1.kappa-typo")  # its recorded outcome (an erratum) passes
+    v = assert_claim("fedrep.eq11.sample-complexity")  # its recorded quick outcome (inconclusive) passes
+    assert v.status == "inconclusive" and v.power["needed"] >= 3
 
 
 def test_pytest_plugin_marker_and_option(pytester):
@@ -134,10 +134,12 @@ def _toy_paper():
     outcomes = {
         "holds": dict(status="holds", observed=1.0, bound=2.0),
         # the printed form of a confirmed erratum may be the infinite one (FedLRGD's (l)^2 = 0)
-        "erratum": dict(status="erratum-confirmed", observed={"printed": INF, "corrected": 1.0}, bound=2.0),
-        "erratum-nan": dict(status="erratum-confirmed", observed={"printed": 3.0, "corrected": NAN}, bound=2.0),
-        "fails": dict(status="fails", observed=3.0, bound=2.0),
-        "inconclusive": dict(status="inconclusive", observed=2.0, bound=2.0),
+        "erratum": dict(status="erratum", observed={"printed": INF, "corrected": 1.0}, bound=2.0, referee="exact run"),
+        "erratum-nan": dict(status="erratum", observed={"printed": 3.0, "corrected": NAN}, bound=2.0,
+                            referee="exact run"),
+        "refuted": dict(status="refuted", observed=3.0, bound=2.0),
+        "inconclusive": dict(status="inconclusive", observed=2.0, bound=2.0,
+                             power={"needed": 40, "statement": "40 runs would decide"}),
         "nan-holds": dict(status="holds", observed=NAN, bound=2.0),
         "inf-bound": dict(status="holds", observed=1.0, bound={"corrected": INF}),
     }
@@ -160,10 +162,10 @@ def toy_claims():
     unregister_paper("zztesting")
 
 
-def test_assert_claim_passes_only_holds_and_erratum_confirmed(toy_claims):
+def test_assert_claim_passes_only_holds_and_erratum_without_a_recorded_outcome(toy_claims):
     assert assert_claim("zztesting.holds").status == "holds"
-    assert assert_claim("zztesting.erratum").status == "erratum-confirmed"
-    for status in ("fails", "inconclusive"):
+    assert assert_claim("zztesting.erratum").status == "erratum"
+    for status in ("refuted", "inconclusive"):
         with pytest.raises(AssertionError, match=f"is '{status}'"):
             assert_claim(f"zztesting.{status}")
     with pytest.raises(AssertionError, match=r"is 'error'(.|\n)*ZeroDivisionError: boom"):
@@ -171,12 +173,35 @@ def test_assert_claim_passes_only_holds_and_erratum_confirmed(toy_claims):
 
 
 def test_assert_claim_fails_on_non_finite_numbers_in_a_holding_verdict(toy_claims):
-    with pytest.raises(AssertionError, match=r"non-finite numbers in observed\.value"):
+    # the verdict contract turns a decided outcome with NaN/inf into an error naming the rule and the place
+    with pytest.raises(AssertionError, match=r"is 'error'(.|\n)*'finite-numbers'(.|\n)*observed \(value\)"):
         assert_claim("zztesting.nan-holds")
-    with pytest.raises(AssertionError, match=r"non-finite numbers in bound\.corrected"):
+    with pytest.raises(AssertionError, match=r"is 'error'(.|\n)*finite-numbers(.|\n)*bound \(corrected\)"):
         assert_claim("zztesting.inf-bound")
-    with pytest.raises(AssertionError, match=r"non-finite numbers in observed\.corrected"):
+    with pytest.raises(AssertionError, match=r"is 'error'(.|\n)*finite-numbers(.|\n)*observed \(corrected\)"):
         assert_claim("zztesting.erratum-nan")
+
+
+def test_assert_claim_with_recorded_outcomes_is_strict(toy_claims):
+    """A recorded outcome passes exactly when the verdict has it (pytest's strict xfail), and is never
+    passed to the claim's computation."""
+    from fedtheory.plugins import get_paper
+
+    paper = get_paper("zztesting")
+    paper.set_expected_outcomes({"zztesting.refuted": "refuted", "zztesting.holds": {"quick": "refuted"},
+                                 "zztesting.inconclusive": {"full": "holds"}})
+    try:
+        assert assert_claim("zztesting.refuted", full=False).status == "refuted"  # a recorded refutation passes
+        with pytest.raises(AssertionError, match="recorded outcome in quick mode is 'refuted'"):
+            assert_claim("zztesting.holds", full=False)  # holds where a refutation was recorded: the finding changed
+        with pytest.raises(AssertionError, match="is 'inconclusive'"):
+            assert_claim("zztesting.inconclusive", full=False)  # nothing recorded for quick mode: must hold
+        with pytest.raises(AssertionError, match="recorded outcome in full mode is 'holds'"):
+            assert_claim("zztesting.inconclusive", full=True)
+        with pytest.raises(TypeError, match="`full` must be a bool"):
+            assert_claim("zztesting.holds", full="no")
+    finally:
+        paper.set_expected_outcomes({})
 
 
 def test_helpers_hide_their_frames():
