@@ -6,6 +6,10 @@ verdicts of a ``fedtheory verify --json`` file (``from_json``), else the verdict
 (or the report's own figure manifest) says they were made by the same version, sources, mode and
 seed; the others are regenerated (their sweeps go through the task cache).
 
+Each paper's section opens with its findings (:mod:`fedtheory.findings`: major findings, errata by
+root cause, what holds by tightness, what the linear analogue does not reproduce), before the claim
+tables; the header shows the census and a legend of the seven outcomes.
+
 The page works offline: numbers are formatted (4 significant digits, intervals as ``[lo, hi]``,
 arrays summarised), statements render as MathML (:mod:`fedtheory._asciimath`), figures are
 inlined PNGs that enlarge on click, and a table of contents and a provenance header head the page.
@@ -23,13 +27,18 @@ import os
 import time
 
 from ._asciimath import math_html
-from .claims import ERRATUM, ERROR, FAILS, HOLDS, INCONCLUSIVE, STATUSES, Verdict, dump_json, to_jsonable
+from ._findings_render import CSS as FINDINGS_CSS
+from ._findings_render import STATUS_COLORS, STATUS_MEANING
+from .claims import ERRATUM, HOLDS, STATUSES, Verdict, dump_json, to_jsonable
+from .findings import census as _census
+from .findings import findings as _findings
 from .ledger import LEDGER_STATUSES, ledger_counts
 from .plugins import get_paper, paper_keys, reproduce
 
 __all__ = ["build_report", "default_figures_dir", "format_value", "format_number"]
 
-COLORS = {HOLDS: "#dcf2dc", FAILS: "#f6cccc", ERRATUM: "#fbe8bd", INCONCLUSIVE: "#e6e6e6", ERROR: "#ecc0f2"}
+#: background colour of each outcome (every outcome of fedtheory.claims.STATUSES)
+COLORS = {s: STATUS_COLORS[s] for s in STATUSES}
 LEDGER_COLORS = {"checked": COLORS[HOLDS], "unchecked": "#f6f6f6", "not-checkable": "#ffffff",
                  "out-of-scope": "#ffffff"}
 #: units by the end of a key name
@@ -66,7 +75,9 @@ figcaption{font-size:.82em;color:#444;margin-top:.4em}
 #lightbox.open{display:block} #lightbox img{display:block;margin:2vh auto;max-width:none;background:#fff}
 math{font-size:1.05em}
 code{font-size:.95em}
-"""
+dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.1em .8em;font-size:.82em;margin:.3em 0}
+dl.legend dd{margin:0} .census{font-size:.88em;color:#333;white-space:pre-line;margin:.3em 0}
+""" + FINDINGS_CSS
 
 SCRIPT = """
 (function () {
@@ -212,7 +223,8 @@ def collect_verdicts(papers, *, full: bool, seed, from_json: str | None = None):
     """The verdicts of every claim of ``papers``, from saved results where they are current.
 
     Returns ``(verdicts, source)`` where ``source`` counts where the verdicts came from
-    (``{"json": n}``, or ``{"cache": n, "fresh": m}``). With ``from_json`` a file that is not current
+    (``{"json": n}``, or ``{"cache": n, "fresh": m, "tampered": t}``: ``t`` of the fresh ones replaced a cache
+    entry whose checksum did not match). With ``from_json`` a file that is not current
     raises :class:`fedtheory.results.StaleResults`; otherwise missing verdicts are computed (and
     stored in the verdict cache, if one is configured).
     """
@@ -235,6 +247,8 @@ def collect_verdicts(papers, *, full: bool, seed, from_json: str | None = None):
             else:
                 source["cache"] += 1
             verdicts.append(v)
+    if store is not None:
+        source["tampered"] = store.tampered
     return verdicts, source
 
 
@@ -384,19 +398,28 @@ def _claims_html(vs: list[Verdict]) -> str:
         out.append(f"<tr id='{_anchor(v.id)}' style='background:{COLORS[v.status]}'>"
                    f"<td><code>{html.escape(v.id)}</code><br><small>{html.escape(v.reference)}</small></td>"
                    f"<td>{math_html(v.statement)}<div class='ev'>{html.escape(v.evidence)}</div>{extra}</td>"
-                   f"<td class='status'>{v.status}</td><td>{format_value(v.observed)}</td>"
+                   f"<td class='status'>{v.status}"
+                   f"{'<br><small>consistency check</small>' if v.kind == 'consistency' else ''}</td>"
+                   f"<td>{format_value(v.observed)}</td>"
                    f"<td>{format_value(v.bound)}</td></tr>")
     out.append("</table>")
     return "\n".join(out)
 
 
 def _errata_html(vs: list[Verdict]) -> str:
-    out = ["<table><tr><th>claim</th><th>printed</th><th>corrected</th><th>evidence</th></tr>"]
+    """The ``erratum`` verdicts: printed and corrected values (``Verdict.printed``/``corrected``, else the
+    ``printed``/``corrected`` entries of ``observed``), root cause, referee and evidence."""
+    out = ["<table><tr><th>claim</th><th>printed</th><th>corrected</th><th>root cause and referee</th>"
+           "<th>evidence</th></tr>"]
     for v in vs:
         ob = v.observed if isinstance(v.observed, dict) else {}
+        printed = v.printed if v.printed is not None else ob.get("printed")
+        corrected = v.corrected if v.corrected is not None else ob.get("corrected")
+        who = (f"<code>{html.escape(v.root_cause)}</code>" if v.root_cause else "") + \
+              (f"<div><i>referee:</i> {html.escape(v.referee)}</div>" if v.referee else "")
         out.append(f"<tr><td><a href='#{_anchor(v.id)}'><code>{html.escape(v.id)}</code></a><br>"
-                   f"<small>{html.escape(v.reference)}</small></td><td>{format_value(ob.get('printed'))}</td>"
-                   f"<td>{format_value(ob.get('corrected'))}</td><td>{html.escape(v.evidence)}</td></tr>")
+                   f"<small>{html.escape(v.reference)}</small></td><td>{format_value(printed)}</td>"
+                   f"<td>{format_value(corrected)}</td><td>{who}</td><td>{html.escape(v.evidence)}</td></tr>")
     out.append("</table>")
     return "\n".join(out)
 
@@ -478,7 +501,8 @@ def build_report(outdir: str = "report", *, full: bool = False, papers=None, see
     Returns
     -------
     dict
-        ``counts`` (per status), ``seconds``, ``index`` and ``claims`` paths, ``source`` (where the
+        ``counts`` (per status), ``verdicts`` (the :class:`~fedtheory.claims.Verdict` objects), ``seconds``,
+        ``index`` and ``claims`` paths, ``source`` (where the
         verdicts came from) and ``figures`` (``{"reused": n, "regenerated": m}``).
     """
     from .provenance import provenance
@@ -513,7 +537,8 @@ def build_report(outdir: str = "report", *, full: bool = False, papers=None, see
         pc = {s: sum(v.status == s for v in vs) for s in STATUSES}
         err = [v for v in vs if v.status == ERRATUM]
         rows = p.ledger()
-        sub = [(f"{k}-claims", f"Claims ({len(vs)})")]
+        found = _findings(p, vs)
+        sub = [(f"{k}-findings", "Findings"), (f"{k}-claims", f"Claims ({len(vs)})")]
         if err:
             sub.append((f"{k}-errata", f"Errata ({len(err)})"))
         sub.append((f"{k}-ledger", f"Results ledger ({len(rows)})"))
@@ -527,11 +552,15 @@ def build_report(outdir: str = "report", *, full: bool = False, papers=None, see
             body.append(f"<p>Also cited: {html.escape(other.text())}</p>")
         if p.description:
             body.append(f"<p>{html.escape(p.description)}</p>")
+        body.append(f"<h3 id='{k}-findings'>Findings</h3>")
+        body.append(found.to_html(anchor=_anchor))
         body.append(f"<h3 id='{k}-claims'>Claims</h3><p class='summary'>" + "".join(
             f"<span style='background:{COLORS[s]}'>{pc[s]} {s}</span>" for s in STATUSES if pc[s]) + "</p>")
         body.append(_claims_html(vs))
         if err:
             body.append(f"<h3 id='{k}-errata'>Errata (printed form fails, corrected form holds)</h3>")
+            body.append("<p>Every <code>erratum</code> verdict: the value of the printed form and of the corrected "
+                        "form, decided by the referee named.</p>")
             body.append(_errata_html(err))
         body.append(f"<h3 id='{k}-ledger'>Results ledger</h3>")
         body.append(_ledger_html(rows, claim_ids))
@@ -548,13 +577,17 @@ def build_report(outdir: str = "report", *, full: bool = False, papers=None, see
             f"<header><h1>fedtheory verification report</h1>"
             + _provenance_html(prov, _source_text(source, from_json), fig_txt, secs) +
             "<p class='summary'>" + "".join(f"<span style='background:{COLORS[s]}'>{counts[s]} {s}</span>"
-                                            for s in STATUSES) + f" over {len(verdicts)} claims</p></header>")
+                                            for s in STATUSES) + f" over {len(verdicts)} claims</p>"
+            + f"<p class='census'>{html.escape(_census(verdicts).summary())}</p>"
+            + "<details open><summary>what the outcomes mean</summary><dl class='legend'>" + "".join(
+                f"<dt><span class='status' style='background:{COLORS[s]};padding:0 .4em'>{s}</span></dt>"
+                f"<dd>{html.escape(STATUS_MEANING[s])}</dd>" for s in STATUSES) + "</dl></details></header>")
     parts = [head, "<main>", "".join(toc), *body, "</main>",
              "<div id='lightbox' title='click or Esc to close'><img id='lightbox-img' alt=''></div>",
              "<div id='fedtheory-selfcheck' hidden></div>", f"<script>{SCRIPT}</script></body></html>"]
     index = os.path.join(outdir, "index.html")
     with open(index, "w") as fh:
         fh.write("\n".join(parts))
-    return {"counts": counts, "seconds": time.perf_counter() - t0, "index": index,
+    return {"counts": counts, "verdicts": verdicts, "seconds": time.perf_counter() - t0, "index": index,
             "claims": os.path.join(outdir, "claims.json"), "source": source,
             "figures": {"reused": n_reused, "regenerated": n_regen}}

@@ -139,8 +139,8 @@ def toy_paper():
 
     @paper.claim("toydocs.eq2.printed", reference="Eq. (2)", statement="printed 2 + 2 = 5")
     def _eq2(full, seed):
-        return dict(status="erratum-confirmed", observed={"printed": 4, "corrected": 4}, bound={"printed": 5,
-                                                                                                "corrected": 4})
+        return dict(status="erratum", observed={"printed": 4, "corrected": 4}, bound={"printed": 5, "corrected": 4},
+                    referee="integer arithmetic", root_cause="five-for-four")
 
     @paper.figure("toydocs.fig1", reference="Figure 1", caption="A line")
     def _fig1(outdir, full, seed):
@@ -182,6 +182,7 @@ def test_paper_page_of_a_third_party_plugin(toy_paper, tmp_path):
     assert ".. figure:: " in page and "toydocs_fig1.png" in page and "A line" in page
     # no verify run: says where verdicts come from, lists no verdict
     assert "fedtheory verify" in page and ":Verdict:" not in page
+    assert "No verdicts were supplied" in page
 
 
 def test_paper_page_shows_verdicts_and_errata(toy_paper, tmp_path):
@@ -191,8 +192,13 @@ def test_paper_page_shows_verdicts_and_errata(toy_paper, tmp_path):
                                 "verdicts": verdicts}))
     pages, _ = docs.paper_pages(str(path), figdir=str(tmp_path))
     page = pages["toydocs.rst"]
-    assert ":Verdict: :st-holds:`holds`" in page and ":Verdict: :st-erratum:`erratum-confirmed`" in page
-    assert ":st-holds:`1 holds`" in page and ":st-erratum:`1 erratum-confirmed`" in page
+    assert ":Verdict: :st-holds:`holds`" in page and ":Verdict: :st-erratum:`erratum`" in page
+    assert ":st-holds:`1 holds`" in page and ":st-erratum:`1 erratum`" in page
+    # the findings come first, ordered as a referee report, with the erratum under its root cause
+    findings = page[page.index("Findings\n"):page.index("What is verified\n")]
+    assert page.index("Findings\n") < page.index("What is verified\n") < page.index("Errata\n")
+    assert findings.index("Major findings") < findings.index("Errata") < findings.index("What holds")
+    assert ":ref:`toydocs.eq2.printed <claim-toydocs.eq2.printed>`" in findings and "five-for-four" in findings
     errata = page[page.index("Errata\n"):page.index("Figures\n")]
     assert "toydocs.eq2.printed" in errata and "toydocs.eq1.identity" not in errata
     assert "fedtheory 9.9" in page

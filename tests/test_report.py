@@ -57,7 +57,7 @@ def test_report_files_and_claims_json(report):
         for key in ("id", "paper", "reference", "statement", "status", "observed", "bound"):
             assert key in rec
     page = (report / "index.html").read_text()
-    assert "erratum-confirmed" in page and "Errata (printed form fails" in page
+    assert "erratum" in page and "Errata (printed form fails" in page
     assert page.count("data:image/png;base64,") == _n_figures()  # every figure of the paper, inlined
     # the paper is cited (no file names), and its results ledger is shown
     assert "Jadbabaie, Makur and Shah (2023). Federated Optimization of Smooth Loss Functions" in page
@@ -138,8 +138,8 @@ def _toy_paper(key="zzrep"):
     @paper.claim(f"{key}.eq2", "Eq. (2)", "the printed constant 2 should be 3")
     def _eq2(full, seed):
         CALLS["n"] += 1
-        return dict(status="erratum-confirmed", observed={"printed": 2.0, "corrected": 3.0}, bound=3.0,
-                    evidence="printed 2, corrected 3")
+        return dict(status="erratum", observed={"printed": 2.0, "corrected": 3.0}, bound=3.0,
+                    evidence="printed 2, corrected 3", referee="exact arithmetic")
 
     return paper
 
@@ -198,7 +198,7 @@ def test_report_from_json_runs_no_claim(toy, tmp_path, capsys):
     assert _cli("report", "--paper", "zzrep", "--no-cache", "--from-json", js, "--out", tmp_path / "r", "-q") == 0
     assert CALLS["n"] == 2
     page = (tmp_path / "r" / "index.html").read_text()
-    assert "from <code>" in page and "v.json" in page and "erratum-confirmed" in page
+    assert "from <code>" in page and "v.json" in page and "erratum" in page
 
 
 def _stale_cases(js, tmp_path):
