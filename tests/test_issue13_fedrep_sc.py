@@ -132,13 +132,30 @@ def test_smallest_passing():
 
 
 # ----------------------------------------------------------------------------- verdicts (fails paths)
-def test_slope_verdict_paths():
-    from fedtheory_checks.fedrep.sample_complexity import slope_verdict
+def _grid(exponent, noise, seed=0):
+    rng = np.random.default_rng(seed)
+    return [(d, rn, float(np.exp(np.log(0.3 * (d / rn) ** exponent) + noise * rng.standard_normal())))
+            for rn in (4, 8, 16, 32, 64) for d in (1024, 4096, 16384, 65536)]
 
-    assert slope_verdict(0.55, 0.45, 0.65) == FAILS      # m* ~ sqrt(d/(rn))
-    assert slope_verdict(1.6, 1.4, 1.8) == FAILS
-    assert slope_verdict(1.0, 0.9, 1.1) == HOLDS
-    assert slope_verdict(1.0, 0.2, 1.8) == INCONCLUSIVE
+
+def test_mstar_decision_paths():
+    """The exponent is decided by fedtheory.decide.regression_rate (refuted / holds / inconclusive)."""
+    from fedtheory_checks.fedrep.sample_complexity import mstar_decision
+
+    assert mstar_decision(_grid(0.5, 0.01))["status"] == FAILS       # m* ~ sqrt(d/(rn))
+    assert mstar_decision(_grid(1.6, 0.01))["status"] == FAILS
+    assert mstar_decision(_grid(1.0, 0.01))["status"] == HOLDS
+    out = mstar_decision(_grid(1.0, 0.5)[:6])                      # few noisy points
+    assert out["status"] == INCONCLUSIVE and out["power"]["needed"] > 1
+
+
+def test_eq11_quick_power_statement_is_computed_by_the_kit():
+    """One degree of freedom in quick mode: the replicated grids that would decide come from the kit
+    (t quantiles at R*points - 4 degrees of freedom, se/sqrt(R)), not from a typed sentence."""
+    out = get_claim("fedrep.eq11.sample-complexity").evaluate(full=False)
+    assert out.status == INCONCLUSIVE
+    assert out.power["unit"] == "replicated grids" and out.power["needed"] >= 3
+    assert "plain_fit" in out.observed      # the verdict without the d^-1/2 term is reported too
 
 
 def test_eq11_claim_fails_on_sqrt_scaling(monkeypatch):
@@ -169,13 +186,15 @@ def test_eq11_quick_is_inconclusive_with_power_statement():
         assert "replicated grids" in out["evidence"] or "full grid" in out["evidence"]
 
 
-def test_federation_verdict_paths():
-    from fedtheory_checks.fedrep.sample_complexity import federation_verdict
+def test_federation_decision_paths():
+    from fedtheory_checks.fedrep.sample_complexity import federation_decision
 
-    assert federation_verdict([8000, 2500, 800, 600], [9000, 2600, 900, 700], 2049) == (HOLDS, 2)
-    assert federation_verdict([8000, 2500], [9000, 2600], 2049)[0] == FAILS   # never cheaper
-    assert federation_verdict([8000, -1], [9000, -1], 2049)[0] == FAILS       # never reaches eps
-    assert federation_verdict([8000, 1900], [9000, 2300], 2049)[0] == INCONCLUSIVE
+    out = federation_decision([8000, 2500, 800, 600], [9000, 2600, 900, 700], 2049, ns=(4, 16, 64, 256))
+    assert out["status"] == HOLDS and out["observed"]["crossover_n"] == 64
+    assert federation_decision([8000, 2500], [9000, 2600], 2049)["status"] == FAILS   # never cheaper
+    assert federation_decision([8000, -1], [9000, -1], 2049)["status"] == FAILS       # never reaches eps
+    out = federation_decision([8000, 1900], [9000, 2300], 2049)   # not confidently costlier: holds, not cheaper
+    assert out["status"] == HOLDS and out["observed"]["confidently_cheaper"] is False
 
 
 def test_federation_claim_fails_when_fedrep_needs_more(monkeypatch):

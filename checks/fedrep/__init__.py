@@ -8,8 +8,10 @@ Algorithm 2), :mod:`.thm1` (Sec. 4.2: Definition 1, Assumptions 1-3, Theorem 1),
 decrease, matrix sensing, no RIP, Table 1), :mod:`.sec5_experiments` (Sec. 5.1, Figures 1, 3, 4),
 :mod:`.new_client` (new clients' excess risk), :mod:`.errata` (T4, T5, T10, T15, the invariance).
 Figures: ``fedtheory_reproductions.fedrep``.
-Results ledger: :mod:`.ledger`.
+Results ledger: :mod:`.ledger`. Root causes: :mod:`.root_causes`; recorded outcomes: ``outcomes.csv``.
 """
+import os
+
 from fedtheory import Paper
 
 PAPER = Paper(
@@ -21,7 +23,8 @@ PAPER = Paper(
     arxiv="2102.07078",
     description="FedRep on linear representation learning: Theorem 1's contraction, sample complexity, "
                 "Figures 1, 3, 4.",
-    modules=tuple(f"{__name__}.{m}" for m in ("sec2_problem", "alg2", "thm1", "sample_complexity", "sec4_structure",
+    modules=tuple(f"{__name__}.{m}" for m in ("root_causes", "sec2_problem", "alg2", "thm1", "sample_complexity", "sec4_structure",
                                                "sec5_experiments", "new_client", "errata"))
     + ("fedtheory_reproductions.fedrep", f"{__name__}.ledger"),
 )
+PAPER.set_expected_outcomes(os.path.join(os.path.dirname(__file__), "outcomes.csv"))

@@ -1,8 +1,8 @@
-"""Helpers shared by the fedrep claim modules."""
+"""Helpers shared by the fedrep claim modules (data settings, cached exact runs, cache keys); the
+statistics and the verdicts are in :mod:`fedtheory.decide`."""
 from __future__ import annotations
 
 import hashlib
-import math
 from functools import partial
 
 import numpy as np
@@ -19,47 +19,6 @@ def _thm1_setting(full: bool):
 
 # ----------------------------------------------------------------------------- figures
 HEAD_LR_GRID = (0.05, 0.1, 0.2, 0.4)
-
-
-# ----------------------------------------------------------------------------- power statements
-def normal_quantile(p: float) -> float:
-    from scipy import stats
-
-    return float(stats.norm.ppf(p))
-
-
-def se_sample_size(n: int, se: float, gap: float, level: float, power: float = 0.8, df=None,
-                   n_max: int = 10 ** 7) -> int:
-    """Replications needed for a one-sided test at ``level`` to detect an effect of size ``gap``
-    with ``power``, when ``n`` replications give the standard error ``se`` (se ~ 1/sqrt(n)):
-    the smallest ``N > n`` with ``(q_{1-level} + q_power) se sqrt(n/N) <= |gap|``, where ``q`` are
-    normal quantiles, or Student-t quantiles with ``df(N)`` degrees of freedom if ``df`` is given."""
-    import math
-
-    from scipy import stats
-
-    if gap == 0 or not math.isfinite(gap) or not math.isfinite(se):
-        return n_max
-    if se == 0:
-        return n + 1
-
-    def ok(N):
-        if df is None:
-            q = normal_quantile(1 - level) + normal_quantile(power)
-        else:
-            q = float(stats.t.ppf(1 - level, df(N)) + stats.t.ppf(power, df(N)))
-        return q * se * math.sqrt(n / N) <= abs(gap)
-
-    N = n + 1
-    while not ok(N):
-        N *= 2
-        if N > n_max:
-            return n_max
-    lo, hi = N // 2, N
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
-    return max(hi, n + 1)
 
 
 # ----------------------------------------------------------------------------- Theorem 1 helpers
@@ -98,19 +57,3 @@ def _contraction_task(seed, model, m, r, rounds, runs, sigma_min):
     broken = ~np.all(res.dist <= bound * (1 + 1e-9) + 1e-15, axis=1)
     ratio = np.max(res.dist[:, 1:] / np.maximum(bound[:, 1:], 1e-300), axis=1)
     return {"broken": broken, "ratio": ratio, "E0": np.asarray(res.E0, float)}
-
-
-def _sweeps_needed(se: float, gap: float, level: float, df0: int = 2, points: int = 4, power: float = 0.8,
-                   r_max: int = 10_000) -> int:
-    """Replicated sweeps (each adding ``points`` points to the log-log fit) after which a one-sided
-    t test at ``level`` detects a slope gap ``gap`` with ``power``, when one sweep gives the
-    standard error ``se`` with ``df0`` residual degrees of freedom (se shrinks like 1/sqrt(R))."""
-    from scipy import stats
-
-    if gap == 0 or not np.isfinite(se) or se <= 0:
-        return 1 if se == 0 and gap != 0 else r_max
-    for R in range(1, r_max + 1):
-        df = R * points - 2
-        if (stats.t.ppf(1 - level, df) + stats.t.ppf(power, df)) * se / math.sqrt(R) <= abs(gap):
-            return R
-    return r_max

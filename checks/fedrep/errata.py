@@ -5,6 +5,7 @@ Federated Learning*, ICML 2021. Each claim decides a printed form against a corr
 conventional) one with a referee independent of both: an exact run of Algorithm 2, the population
 (``m -> infinity``) iteration of Algorithm 2, exact rational arithmetic, or a direct computation of
 the quantity the text names. T16 (the word "local updates") is not numerical; see the ledger.
+Verdicts come from :mod:`fedtheory.decide` (``decide.erratum`` with a named referee and root cause).
 """
 from __future__ import annotations
 
@@ -12,17 +13,15 @@ import math
 from fractions import Fraction
 
 import numpy as np
-import statsmodels.api as sm
-
-from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
+from fedtheory import decide
+from fedtheory.montecarlo import Estimate
 from fedtheory.linalg import principal_angle_distance
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory.representation import (client_diversity, fit_local, make_heads, make_model,
                                       mom_init, n_selected, population_objective, run_fedavg, run_fedrep,
                                       theorem1_bound, theorem1_max_eta, theorem1_probability, theorem1_rate)
 from fedtheory.representation.structure import basis_at_distance, population_fedrep_round, row_incoherence
-from .._util import CLAIM_LEVEL, binomial_verdict, erratum_verdict
-from ._common import PAPER_NOISE, se_sample_size
+from ._common import PAPER_NOISE
 from . import PAPER
 
 U = np.finfo(float).eps / 2  # unit roundoff of float64
@@ -65,8 +64,9 @@ def _qr_task(ss, *, d, k, n, r, m, rounds, runs, eta, qr, model_seed):
                     "admissible step eta = 1/(4 sigma_max,*^2) (sigma's exact over all C(16,8) subsets), "
                     "T=25 / 60 rounds, 6 (quick) / 100 (full) paired runs. 'Theorem 1 holds for a variant' "
                     "read as: (10) at every round with the paper's probability (one-sided exact binomial "
-                    "test per variant at level 1e-4/2). Printed (no QR) fails and QR holds: "
-                    "erratum-confirmed; both hold: holds (a convention, not an erratum); QR fails: fails")
+                    "test per variant at level 1e-4/2, decide.probability). Printed (no QR) fails and QR holds: "
+                    "`erratum`; both hold: `holds` (a convention, not an erratum); QR fails: `refuted`",
+             root_cause="alg2-qr-omitted")
 def _qr_step(full: bool, seed):
     from functools import partial
 
@@ -114,11 +114,11 @@ def population_gram_drift(model, eta, rounds, rng) -> float:
 
 def qr_verdict(printed: dict, corrected: dict, p_allowed: float, params=None) -> dict:
     """Erratum verdict of T10 from the two variants' runs (dicts with ``dist`` (R, T+1),
-    ``violations``, ``max_ratio``, ``sv_range``): each variant holds if its binomial test of
-    (10) does not reject at level ``CLAIM_LEVEL / 2``."""
+    ``violations``, ``max_ratio``, ``sv_range``): each variant is decided by :func:`fedtheory.decide.probability`
+    (the exact binomial test of (10) at level ``LEVEL / 2``), the pair by :func:`fedtheory.decide.erratum`."""
     runs = len(printed["dist"])
-    vp = binomial_verdict(printed["violations"], runs, p_allowed, what="(10) without QR", level=CLAIM_LEVEL / 2)
-    vc = binomial_verdict(corrected["violations"], runs, p_allowed, what="(10) with QR", level=CLAIM_LEVEL / 2)
+    vp = decide.probability(printed["violations"], runs, p_allowed, what="(10) without QR", tests=2)
+    vc = decide.probability(corrected["violations"], runs, p_allowed, what="(10) with QR", tests=2)
     a, b = np.asarray(printed["dist"]), np.asarray(corrected["dist"])
     live = (a > 1e-12) & (b > 1e-12)
     gap = float(np.max(np.abs(np.log(a[live] / b[live])))) if live.any() else 0.0
@@ -132,12 +132,12 @@ def qr_verdict(printed: dict, corrected: dict, p_allowed: float, params=None) ->
           "orthogonal to col(B) in the population limit, so B^T B = I + eta^2 sum_t G_t^T G_t drifts only at "
           f"second order (population identity checked to {printed.get('gram_identity', float('nan')):.2g}): the "
           "omission is a presentation convention unless the printed form fails")
-    return erratum_verdict(vp["status"] == HOLDS, vc["status"] == HOLDS,
-                           printed={**summ(printed), "ci": vp["observed"]["ci"],
-                                    "population_gram_identity": printed.get("gram_identity")},
-                           corrected={**summ(corrected), "ci": vc["observed"]["ci"],
-                                      "max_abs_log_ratio_noQR_vs_QR": gap},
-                           evidence=ev, params=params,
+    return decide.erratum(vp, vc, what="Theorem 1's (10) for Algorithm 2 without and with QR",
+                          printed_value={**summ(printed), "ci": vp["observed"]["ci"],
+                                         "population_gram_identity": printed.get("gram_identity")},
+                          corrected_value={**summ(corrected), "ci": vc["observed"]["ci"],
+                                           "max_abs_log_ratio_noQR_vs_QR": gap},
+                          evidence=ev, params=params, root_cause="alg2-qr-omitted",
                            referee="exact runs of Algorithm 2 with and without QR on identical batches; bound "
                                    "(10) evaluated on each run's own dist_0, E0 and the exact sigma_min,*")
 
@@ -203,7 +203,9 @@ def _fig1_task(ss, *, m, d, k, n, rounds, reps, full, s_model, fedavg=None):
                     "ground truths; predictors of Local Only (ridge 1e-5) and FedRep (learned heads); FedAvg+FT "
                     "(eta 0.05) joins the printed curves in full mode only (its exact MSE). Each "
                     "form holds if every notebook value agrees with the exact objective (z test, exact "
-                    "variance 2||D||^4 per term, Bonferroni over all values of both forms at level 1e-4)")
+                    "variance 2||D||^4 per term, Bonferroni over all values of both forms at level 1e-4, "
+                    "decide.agreement)",
+             root_cause="fig1-extra-mtest-scaling")
 def _mtest_scaling(full: bool, seed):
     ms, rounds, reps, parts = _fig1_parts(full, seed, fedavg=full)
     curves = {}
@@ -275,27 +277,38 @@ def figure_fig1_mtest(outdir="figures", full=False, seed=0):
                            {"reference": "Figure 1 (scale), spec erratum T15"})
 
 
-def mtest_verdict(z_printed, z_corrected, curves, params=None) -> dict:
-    """T15 verdict from the |z| scores of the two forms against the exact objective."""
-    from scipy import stats
+def _z_estimate(z) -> Estimate:
+    """Standardised deviations ``z = (notebook value - exact objective)/se`` as an estimate with unit standard
+    errors, so that :func:`fedtheory.decide.agreement` tests every |z| against 0."""
+    z = np.asarray(z, float).ravel()
+    z = z if z.size > 1 else z[0]  # one value: a scalar estimate
+    return Estimate(mean=z, se=np.ones_like(z), ci_low=z - 1, ci_high=z + 1, n=100)
 
-    n_tests = len(z_printed) + len(z_corrected)
-    crit = float(stats.norm.ppf(1 - CLAIM_LEVEL / (2 * n_tests)))
+
+def mtest_verdict(z_printed, z_corrected, curves, params=None) -> dict:
+    """T15 decision from the |z| scores of the two forms against the exact objective: each form by
+    :func:`fedtheory.decide.agreement` (two-sided z tests, Bonferroni over both forms' values), the pair
+    by :func:`fedtheory.decide.erratum`."""
     zp, zc = float(np.max(z_printed)), float(np.max(z_corrected))
     fmt = lambda c: "; ".join(f"{meth} " + ", ".join(f"m={m}: {v:.3g}" for m, v in vals.items())
                               for meth, vals in c.items())
     ev = (f"notebook error vs the exact objective (1/2n) sum ||theta_hat - theta*||^2: printed (/m_test) max "
-          f"|z| = {zp:.3g}, unscaled max |z| = {zc:.3g} (critical {crit:.2f}, Bonferroni over {n_tests}). "
+          f"|z| = {zp:.3g}, unscaled max |z| = {zc:.3g}. "
           f"Unscaled curve (median): {fmt(curves['corrected'])}. Printed curve: {fmt(curves['printed'])}. "
           "Every bar shrinks by the same factor 100, so the figure's orderings (its qualitative message) are "
           "unchanged, only the axis is 100x too low")
-    return erratum_verdict(zp <= crit, zc <= crit, printed={"max_abs_z": zp, "curve": curves["printed"]},
-                           corrected={"max_abs_z": zc, "curve": curves["corrected"],
-                                      "exact_objective": curves.get("exact")},
-                           evidence=ev, params=params,
-                           referee="the exact population objective (1/2n) sum_i ||theta_hat_i - theta_i*||^2 of "
-                                   "the same predictors (closed form under E x x^T = I), against Monte Carlo "
-                                   "test sets built as in the notebook")
+    printed = decide.agreement(_z_estimate(z_printed), 0.0, tests=2, what="printed (/m_test) notebook error vs the "
+                                                                          "exact objective, standardised")
+    corrected = decide.agreement(_z_estimate(z_corrected), 0.0, tests=2, what="unscaled notebook error vs the exact "
+                                                                              "objective, standardised")
+    return decide.erratum(printed, corrected, what="Figure 1's y-axis scale", evidence=ev, params=params,
+                          printed_value={"max_abs_z": zp, "curve": curves["printed"]},
+                          corrected_value={"max_abs_z": zc, "curve": curves["corrected"],
+                                           "exact_objective": curves.get("exact")},
+                          root_cause="fig1-extra-mtest-scaling",
+                          referee="the exact population objective (1/2n) sum_i ||theta_hat_i - theta_i*||^2 of "
+                                  "the same predictors (closed form under E x x^T = I), against Monte Carlo "
+                                  "test sets built as in the notebook")
 
 
 # ============================================================================ T4: E0 >= c, not dist_0 > c
@@ -309,7 +322,8 @@ def mtest_verdict(z_printed, z_corrected, curves, params=None) -> dict:
                     "equal (dist_0 = 1 for the printed reading, dist_0 = sqrt(1-c) and random smaller ones for "
                     "the corrected reading), 6 (quick) / 50 (full) random starts per c. A reading 'holds' if "
                     "every start it admits satisfies dist_T <= rho_c^T dist_0 with rho_c^2 = 1 - eta c "
-                    "sigma_min,*^2/2 (to 1e-12)")
+                    "sigma_min,*^2/2 (to 1e-12, decide.bound)",
+             root_cause="init-dist-larger-than-c")
 def _e0_reading(full: bool, seed):
     d, k, n, T = 20, 2, 16, 40
     starts = 50 if full else 6
@@ -336,17 +350,22 @@ def _e0_reading(full: bool, seed):
 
 
 def e0_verdict(rows: dict, params=None, tol: float = 1e-12) -> dict:
-    """T4 verdict: each reading holds if max over its starts of dist_T / (rho_c^T dist_0) <= 1 + tol."""
+    """T4 decision: each reading holds if every start it admits has dist_T / (rho_c^T dist_0) <= 1 + tol
+    (:func:`fedtheory.decide.bound` per reading, :func:`fedtheory.decide.erratum` for the pair)."""
     worst = {f: max(r["ratio"] for r in rs) for f, rs in rows.items()}
     stuck = min(r["distT"] for r in rows["printed"])
     ev = (f"population Algorithm 2, T rounds: printed reading (dist_0 = 1 >= c admitted) keeps dist_T >= "
           f"{stuck:.12f} (a fixed point: the exact heads are 0, so is the gradient), worst dist_T/(rho_c^T dist_0) "
           f"= {worst['printed']:.4g}; corrected reading (E0 >= c) worst ratio {worst['corrected']:.3g} <= 1")
-    return erratum_verdict(worst["printed"] <= 1 + tol, worst["corrected"] <= 1 + tol,
-                           printed={"max_ratio": worst["printed"], "min_dist_T": stuck},
-                           corrected={"max_ratio": worst["corrected"]}, evidence=ev, params=params,
-                           referee="the exact population iteration of Algorithm 2 (m -> infinity), independent of "
-                                   "the bound (10) it is compared with")
+    printed = decide.bound([r["ratio"] for r in rows["printed"]], 1.0, atol=tol, of="contraction factor",
+                           what="printed reading dist_0 > c: dist_T/(rho_c^T dist_0)")
+    corrected = decide.bound([r["ratio"] for r in rows["corrected"]], 1.0, atol=tol, of="contraction factor",
+                             what="corrected reading E0 >= c: dist_T/(rho_c^T dist_0)")
+    return decide.erratum(printed, corrected, what="the Remark on initialization", evidence=ev, params=params,
+                          printed_value={"max_ratio": worst["printed"], "min_dist_T": stuck},
+                          corrected_value={"max_ratio": worst["corrected"]}, root_cause="init-dist-larger-than-c",
+                          referee="the exact population iteration of Algorithm 2 (m -> infinity), independent of "
+                                  "the bound (10) it is compared with")
 
 
 # ============================================================================ T5 and the row-incoherence remark
@@ -368,7 +387,8 @@ def _scaled_row_heads(rng, n, k, s):
                     "verdict here); n=10, k=2, d=12, rn=5. Printed: heads satisfying Assumption 2 (exact "
                     "sigma_min,* > 0 over all C(10,5) subsets) with one row scaled by s in {1, 10, 100}; "
                     "corrected: 50 (quick) / 500 (full) random Assumption-3 ground truths. A form holds if "
-                    "every instance it covers has mu <= 2")
+                    "every instance it covers has mu <= 2 (decide.bound)",
+             root_cause="asm2-named-for-asm3")
 def _row_incoherence(full: bool, seed):
     n, k, d, rn = 10, 2, 12, 5
     trials = 500 if full else 50
@@ -388,20 +408,24 @@ def _row_incoherence(full: bool, seed):
 
 
 def incoherence_verdict(printed: list, corrected: list, mu_max: float, params=None) -> dict:
-    """T5 verdict: printed holds if every Assumption-2 instance (sigma_min > 0) has mu <= mu_max;
-    corrected holds if every Assumption-3 instance has mu <= mu_max."""
-    a2 = [r for r in printed if r["sigma_min"] > 0]
-    p_ok = bool(a2) and all(r["mu"] <= mu_max for r in a2)
-    c_ok = max(corrected) <= mu_max
+    """T5 decision: printed holds if every Assumption-2 instance (sigma_min > 0) has mu <= mu_max; corrected
+    holds if every Assumption-3 instance has mu <= mu_max (:func:`fedtheory.decide.bound` each,
+    :func:`fedtheory.decide.erratum` for the pair)."""
+    a2 = [r["mu"] for r in printed if r["sigma_min"] > 0] or [math.inf]
     ev = ("Assumption-2 instances (one head scaled by s): " +
           ", ".join(f"s={r['scale']:g}: sigma_min,*={r['sigma_min']:.3g}, mu={r['mu']:.3f}" for r in printed) +
           f" (max possible sqrt(n) = {math.sqrt(10):.3f}); Assumption-3 instances: mu in [{min(corrected):.15f}, "
           f"{max(corrected):.15f}] (all row norms sqrt(k)); threshold {mu_max:g}")
-    return erratum_verdict(p_ok, c_ok, printed={"instances": printed}, corrected={"max_mu": max(corrected),
-                                                                                 "min_mu": min(corrected)},
-                           evidence=ev, params=params,
-                           referee="direct computation of the row norms of W* B*^T for instances satisfying each "
-                                   "assumption (Assumption 2 checked by exact subset enumeration)")
+    p = decide.bound(np.minimum(a2, 1e300), mu_max, of="incoherence threshold",
+                     what="incoherence ratio of the Assumption-2 instances")
+    c = decide.bound(np.asarray(corrected, float), mu_max, of="incoherence threshold",
+                     what="incoherence ratio of the Assumption-3 instances")
+    return decide.erratum(p, c, what="row-wise incoherence of W* B*^T", evidence=ev, params=params,
+                          printed_value={"instances": printed},
+                          corrected_value={"max_mu": max(corrected), "min_mu": min(corrected)},
+                          root_cause="asm2-named-for-asm3",
+                          referee="direct computation of the row norms of W* B*^T for instances satisfying each "
+                                  "assumption (Assumption 2 checked by exact subset enumeration)")
 
 
 # ============================================================================ spec 14: MoM's E0 at the per-client budget
@@ -412,10 +436,10 @@ def incoherence_verdict(printed: list, corrected: list, mu_max: float, params=No
              regime="d=20, k=2, Assumption-3 heads, noiseless Gaussian x, m_init = m = 10 = d/2 samples per client "
                     "(below the d a single client would need), n in {25, 100, 400} (quick) / {25, 50, 100, 200, "
                     "400, 800} (full), 10 / 60 ground truths per n. 'E0 bounded away from 0 at the per-client "
-                    "budget' read as: the OLS slope of E0 on log n is not negative, tested one-sided at level "
-                    "1e-4: a significantly negative slope is `fails` (E0 degrades with n, so no uniform "
-                    "constant c), a significantly positive one `holds`, otherwise `inconclusive` with the "
-                    "number of ground truths that would decide")
+                    "budget' read as: the OLS slope of E0 on log n is not negative (decide.rate, affine, one-sided "
+                    "t interval at 1e-4): a significantly negative slope is `refuted` (E0 degrades with n, so no "
+                    "uniform constant c); otherwise `holds` when the interval resolves a degradation of 0.1 per "
+                    "e-fold of n, else `inconclusive` with the number of replicated ground-truth sets that would")
 def _mom_budget(full: bool, seed):
     d, k, m = 20, 2, 10
     ns = [25, 50, 100, 200, 400, 800] if full else [25, 100, 400]
@@ -431,31 +455,25 @@ def _mom_budget(full: bool, seed):
     return mom_budget_verdict(per_n, params={"d": d, "k": k, "m_init": m, "ns": ns, "reps": reps})
 
 
-def mom_budget_verdict(per_n: dict, params=None) -> dict:
-    """Spec-14 verdict from ``{n: array of E0 over ground truths}`` (see the claim's regime)."""
-    from scipy import stats
+#: resolution of the E0-on-log-n slope: a degradation of E0 by 0.1 per e-fold of n (0.3 over the quick grid)
+MOM_SLOPE_RESOLUTION = 0.1
 
+
+def mom_budget_verdict(per_n: dict, params=None) -> dict:
+    """Spec-14 decision from ``{n: array of E0 over ground truths}`` (see the claim's regime):
+    :func:`fedtheory.decide.rate` (affine fit of E0 on log n, slope >= 0, resolved to
+    :data:`MOM_SLOPE_RESOLUTION`)."""
     xs = np.concatenate([np.full(len(v), math.log(n)) for n, v in per_n.items()])
     ys = np.concatenate(list(per_n.values()))
-    fit = sm.OLS(ys, sm.add_constant(xs)).fit()
-    slope, se = float(fit.params[1]), float(fit.bse[1])
-    lo, hi = (float(v) for v in fit.conf_int(2 * CLAIM_LEVEL)[1])  # one-sided at CLAIM_LEVEL each way
-    status = FAILS if hi < 0 else (HOLDS if lo > 0 else INCONCLUSIVE)
-    cis = {}
-    for n, v in per_n.items():
-        h = float(stats.t.ppf(1 - CLAIM_LEVEL / 2, len(v) - 1) * v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else math.inf
-        cis[str(n)] = {"mean": float(v.mean()), "ci": [float(v.mean() - h), float(v.mean() + h)], "min": float(v.min())}
-    ev = ("E0 at m_init = m = " + str((params or {}).get("m_init")) + ": " +
-          "; ".join(f"n={n}: mean {c['mean']:.3f} [{c['ci'][0]:.3f}, {c['ci'][1]:.3f}], min {c['min']:.3f}"
-                    for n, c in cis.items()) +
-          f". OLS slope of E0 on log n {slope:.4f} (s.e. {se:.4f}), one-sided {100 * (1 - CLAIM_LEVEL):g}% "
-          f"bounds [{lo:.4f}, {hi:.4f}]")
-    if status == INCONCLUSIVE:
-        reps = len(next(iter(per_n.values())))
-        need = se_sample_size(reps, se, slope, CLAIM_LEVEL)
-        ev += f"; undecided: about {need} ground truths per n would decide the sign with power 0.8"
-    return dict(status=status, observed={"slope": slope, "se": se, "ci": [lo, hi], "per_n": cis},
-                bound={"slope_min": 0.0}, evidence=ev, params=params or {})
+    per = {str(n): {"mean": float(v.mean()), "se": float(v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else None,
+                    "min": float(v.min())} for n, v in per_n.items()}
+    what = ("E0 at m_init = m = " + str((params or {}).get("m_init")) + ": " +
+            "; ".join(f"n={n}: mean {c['mean']:.3f}, min {c['min']:.3f}" for n, c in per.items()) +
+            ". Slope of E0 on log n")
+    out = decide.rate(xs, ys, claimed=0.0, alternative="greater", model="affine", resolution=MOM_SLOPE_RESOLUTION,
+                      what=what, unit="replicated ground-truth sets", params=params or {})
+    out["observed"]["per_n"] = per
+    return out
 
 
 # ============================================================================ spec 4: invariance at a general point
@@ -491,7 +509,8 @@ def _objective(W, B, theta):
                     "printed pair is defined), Gaussian W, B and Q (cond(Q) up to ~1e3); the corrected pair must "
                     "match F(W, B) within the first-order rounding bound of invariance_tolerance; exact: 3 "
                     "instances in exact rational arithmetic (fractions.Fraction, integer entries) must give exactly equal "
-                    "objectives. The printed pair 'holds' only if it passes the same tests")
+                    "objectives. The printed pair 'holds' only if it passes the same tests (decide.bound)",
+             root_cause="q-inverse-on-the-wrong-side")
 def _invariance(full: bool, seed):
     trials = 2000 if full else 200
     n = k = 3
@@ -547,16 +566,21 @@ def fraction_inverse(Q):
 def invariance_verdict(worst_corrected, best_printed, exact_corrected, exact_printed, params=None) -> dict:
     """Spec-4 verdict: ``worst_corrected`` is the largest discrepancy/tolerance of the corrected pair,
     ``best_printed`` the smallest of the printed pair; ``exact_*`` are |F' - F| in exact arithmetic."""
-    c_ok = worst_corrected <= 1.0 and max(exact_corrected) == 0.0
-    p_ok = best_printed <= 1.0 and max(exact_printed) == 0.0
     ev = (f"float64 at random (W, B, Q): corrected (W Q^-1, B Q^T) discrepancy <= {worst_corrected:.3g} x the "
           f"rounding bound; printed (Q^-1 W, B Q^T) discrepancy >= {best_printed:.3g} x the bound; exact rational "
           f"arithmetic: corrected |F' - F| = {max(exact_corrected):g} in all instances, printed "
           f"{min(exact_printed):.4g} .. {max(exact_printed):.4g}")
-    return erratum_verdict(p_ok, c_ok, printed={"min_discrepancy_over_tol": best_printed,
-                                                "exact_abs_differences": exact_printed},
-                           corrected={"max_discrepancy_over_tol": worst_corrected,
-                                      "exact_abs_differences": exact_corrected},
-                           evidence=ev, params=params,
-                           referee="exact rational arithmetic (fractions.Fraction) and float64 with a rounding bound, at random "
+    printed = decide.combine(
+        [decide.bound(best_printed, 1.0, of="rounding bound", what="printed pair: float64 discrepancy / rounding bound"),
+         decide.bound(max(exact_printed), 0.0, what="printed pair: exact |F' - F|")], what="printed (Q^-1 W, B Q^T)")
+    corrected = decide.combine(
+        [decide.bound(worst_corrected, 1.0, of="rounding bound",
+                      what="corrected pair: float64 discrepancy / rounding bound"),
+         decide.bound(max(exact_corrected), 0.0, what="corrected pair: exact |F' - F|")], what="corrected (W Q^-1, B Q^T)")
+    return decide.erratum(printed, corrected, what="invariance of (3) at a general point",
+                          printed_value={"min_discrepancy_over_tol": best_printed, "exact_abs_differences": exact_printed},
+                          corrected_value={"max_discrepancy_over_tol": worst_corrected,
+                                           "exact_abs_differences": exact_corrected},
+                          evidence=ev, params=params, root_cause="q-inverse-on-the-wrong-side",
+                          referee="exact rational arithmetic (fractions.Fraction) and float64 with a rounding bound, at random "
                                    "(W, B), not only at the optimum")

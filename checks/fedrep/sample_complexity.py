@@ -1,6 +1,7 @@
 """Sec. 4.2 of FedRep: Theorem 1's batch-size condition (the per-round sample complexity (11)) measured as a
 one-round contraction threshold m*(d, rn), and "federation helps" as per-client total samples against Local
-least squares (issue 13, FedRep items 1 and 2).
+least squares (Collins, Hassani, Mokhtari and Shakkottai, 2021, ICML, Theorem 1 and eq. (11)). Verdicts
+come from :mod:`fedtheory.decide`.
 
 Both claims run FedRep exactly in law in 3k coordinates (:func:`fedtheory.representation.sample_budget.
 run_fedrep_coords`, checked against the d-dimensional round in ``tests/test_issue13_fedrep_sc.py``), so
@@ -12,17 +13,13 @@ import functools
 import math
 
 import numpy as np
-import statsmodels.api as sm
-from scipy import stats
-
-from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
+from fedtheory import decide
 from fedtheory.parallel import cached_map
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory.representation import theorem1_rate
 from fedtheory.representation.sample_budget import (angle_start, haar_start, local_samples_to_reach,
                                                          refit_excess_risk, run_fedrep_coords, smallest_passing,
                                                          tight_frame_heads)
-from .._util import CLAIM_LEVEL
 from . import PAPER
 
 # ----------------------------------------------------------------------------- item 1: m*(d, rn)
@@ -56,7 +53,7 @@ def _one_round_mstar(task, R):
         rng = as_generator(np.random.SeedSequence(ss.entropy, spawn_key=tuple(ss.spawn_key) + (m,)))
         res = run_fedrep_coords(W, d, m, SC_ETA, 1, start, rng=rng)
         v = int(np.sum(res.dist[:, 1] > rho * SC_DIST0))
-        hi = stats.binomtest(v, R).proportion_ci(1 - SC_DECISION_LEVEL, method="exact").high
+        hi = decide.clopper_pearson(v, R, 1 - SC_DECISION_LEVEL)[1]
         counts[m] = v
         return hi <= SC_DELTA
 
@@ -81,32 +78,18 @@ def in_fit_regime(d, rn, m_star, k: int = K) -> bool:
     return d / rn >= SC_DOMINANCE * math.log(rn) and m_star >= 4 * k
 
 
-def fit_mstar(points, correction: bool = True, alpha: float = CLAIM_LEVEL):
-    """OLS (statsmodels) of log m* on log(d/(rn)), log log(rn) and, with ``correction``, d^(-1/2) (the
-    finite-d tail term, see the claim's regime). Returns (slope, lo, hi, se, df, fit)."""
+def mstar_decision(points, correction: bool = True, what: str = "m*(d, rn)") -> dict:
+    """Theorem 1's d/(rn) scaling of m* (Collins et al., 2021, Theorem 1 and eq. (11)) decided by
+    :func:`fedtheory.decide.regression_rate`: OLS of log m* on log(d/(rn)), log log(rn) and, with
+    ``correction``, d^(-1/2) (the finite-d tail term, see the claim's regime); the coefficient of
+    log(d/(rn)) against 1, resolved to +-``SC_MAX_HALFWIDTH``."""
     d, rn, ms = (np.asarray(x, float) for x in zip(*points))
-    cols = [np.log(d / rn), np.log(np.log(rn))] + ([d ** -0.5] if correction else [])
-    fit = sm.OLS(np.log(ms), sm.add_constant(np.column_stack(cols))).fit()
-    lo, hi = fit.conf_int(alpha)[1]
-    return float(fit.params[1]), float(lo), float(hi), float(fit.bse[1]), int(fit.df_resid), fit
-
-
-def slope_verdict(slope: float, lo: float, hi: float, max_halfwidth: float = SC_MAX_HALFWIDTH) -> str:
-    """Theorem 1's d/(rn) scaling: 1 outside the slope CI -> fails; 1 inside and the CI at most
-    +-``max_halfwidth`` wide -> holds; otherwise inconclusive."""
-    if not (lo <= 1.0 <= hi):
-        return FAILS
-    return HOLDS if (hi - lo) / 2 <= max_halfwidth else INCONCLUSIVE
-
-
-def _sweeps_for_width(se: float, df: int, n_points: int, n_par: int, alpha: float, target: float) -> int:
-    """Replicated grids (each adding n_points points) after which the two-sided CI half-width
-    t_{1-alpha/2, df} se / sqrt(S) falls to ``target``."""
-    for S in range(1, 10_000):
-        dfS = S * n_points - n_par
-        if dfS >= 1 and stats.t.ppf(1 - alpha / 2, dfS) * se * math.sqrt(max(df, 1) / max(dfS, 1)) <= target:
-            return S
-    return 10_000
+    cols = {"log(d/rn)": np.log(d / rn), "log log(rn)": np.log(np.log(rn))}
+    if correction:
+        cols["d^-1/2"] = d ** -0.5
+    return decide.regression_rate(np.log(ms), cols, slope_of="log(d/rn)", claimed=1.0, resolution=SC_MAX_HALFWIDTH,
+                                  what=what + (" with the d^-1/2 tail term" if correction else " without the d^-1/2 "
+                                               "tail term"), unit="replicated grids")
 
 
 @PAPER.claim("fedrep.eq11.sample-complexity", "Theorem 1 (m condition), eq. (11), Sec. 4.2 'When and whom "
@@ -128,52 +111,39 @@ def _sweeps_for_width(se: float, df: int, n_points: int, n_par: int, alpha: floa
                     "(the finite-d tail: the (1 - delta)-quantile of the d k-dimensional gradient noise "
                     "exceeds its mean by O(sqrt(d)), so m* = (a d + b sqrt(d))/(rn); the plain fit without it "
                     "is reported). The unknown c is not tested: c is read as the measured a (reported as "
-                    "m* rn/d at the largest d); the verdict is on the exponent. Slope CI (level 1e-4) "
-                    "excluding 1 is `fails`; containing 1 and at most +-0.25 wide is `holds`; otherwise "
-                    "inconclusive with the number of replicated grids that would decide")
+                    "m* rn/d at the largest d); the verdict is on the exponent (decide.regression_rate). Slope CI "
+                    "(level 1e-4) excluding 1 is `refuted`; containing 1 and at most +-0.25 wide is `holds`; "
+                    "otherwise inconclusive with the number of replicated grids (computed by the kit: the "
+                    "coefficient's se shrinks like 1/sqrt(R), R*points - 4 degrees of freedom) that would "
+                    "decide. The same decision without the d^-1/2 term is reported beside it. A grid point with "
+                    "no contracting m <= 65536 is `refuted`")
 def _sc_empirical(full: bool, seed):
     pts, R = _sc_points(full, seed)
-    bad = [(d, rn) for d, rn, ms in pts if ms < 0]
+    missing = [(d, rn) for d, rn, ms in pts if ms < 0]
     fit_pts = [p for p in pts if p[2] > 0 and in_fit_regime(*p)]
-    n_par = 4
     params = {"k": K, "r": 1.0, "dist0": SC_DIST0, "E0": 1 - SC_DIST0 ** 2, "eta": SC_ETA, "delta": SC_DELTA,
               "replicates": R, "rho": float(theorem1_rate(SC_ETA, 1 - SC_DIST0 ** 2, 1.0)),
-              "grid": [(d, rn) for d, rn, _ in pts], "level": CLAIM_LEVEL}
+              "grid": [(d, rn) for d, rn, _ in pts], "level": decide.LEVEL}
     table = {f"d={d},rn={rn}": ms for d, rn, ms in pts}
-    if bad:
-        return dict(status=FAILS, observed={"m_star": table}, bound={"slope": 1.0},
-                    evidence=f"no m <= 65536 contracts with probability >= {1 - SC_DELTA} at {bad}", params=params)
-    if len(fit_pts) < n_par + 1:
-        return dict(status=INCONCLUSIVE, observed={"m_star": table, "fit_points": len(fit_pts)},
-                    bound={"slope": 1.0},
-                    evidence=f"only {len(fit_pts)} grid points in the fit regime (need >= {n_par + 1}); the full "
-                             f"grid (28 points) decides", params=params)
-    s, lo, hi, se, df, fit = fit_mstar(fit_pts, True)
-    s0, lo0, hi0, se0, df0, _ = fit_mstar(fit_pts, False)
-    status = slope_verdict(s, lo, hi)
+    what = f"m*(d, rn) at {len(fit_pts)} grid points where the d-term dominates ({R} replicates per m)"
+    main = mstar_decision(fit_pts, True, what)
+    plain = mstar_decision(fit_pts, False, what)
     big = max(p[0] for p in fit_pts)
     a_read = [ms * rn / d for d, rn, ms in fit_pts if d == big]
-    power = ""
-    if status == INCONCLUSIVE:
-        S = _sweeps_for_width(se, df, len(fit_pts), n_par, CLAIM_LEVEL, SC_MAX_HALFWIDTH)
-        power = (f"; undecided (CI half-width {(hi - lo) / 2:.3g} > {SC_MAX_HALFWIDTH}): about {S} replicated "
-                 f"grids of these {len(fit_pts)} points (or the full-mode grid) would shrink it to "
-                 f"{SC_MAX_HALFWIDTH}")
-    ci = f"{100 * (1 - CLAIM_LEVEL):g}% CI"
-    return dict(status=status,
-                observed={"m_star": table, "slope": s, "slope_ci": [lo, hi], "slope_se": se,
-                          "loglog_rn_coef": float(fit.params[2]), "sqrt_d_coef": float(fit.params[3]),
-                          "plain_slope": s0, "plain_slope_ci": [lo0, hi0], "fit_points": len(fit_pts),
-                          "a_read_m_star_rn_over_d": a_read},
-                bound={"slope": 1.0, "max_halfwidth": SC_MAX_HALFWIDTH},
-                evidence=f"m*(d, rn) at {len(pts)} grid points ({R} replicates per m): "
-                         + ", ".join(f"({d},{rn})->{ms}" for d, rn, ms in pts)
-                         + f". Fit on the {len(fit_pts)} points where the d-term dominates: slope of log m* in "
-                           f"log(d/(rn)) = {s:.3f} ({ci} [{lo:.3f}, {hi:.3f}], se {se:.3g}, df {df}), log log(rn) "
-                           f"coefficient {fit.params[2]:.3g}; without the d^-1/2 tail term the slope is {s0:.3f} "
-                           f"[{lo0:.3f}, {hi0:.3f}] (the finite-d elasticity). c read as a = m* rn/d at d={big}: "
-                         + ", ".join(f"{a:.3g}" for a in a_read) + power,
-                params=params)
+    out = decide.combine(
+        [decide.bound(len(missing), 0, of="grid points without m*",
+                      what=f"grid points where no m <= 65536 contracts with probability >= {1 - SC_DELTA}"), main],
+        what=f"m*(d, rn): " + ", ".join(f"({d},{rn})->{ms}" for d, rn, ms in pts),
+        observed={"m_star": table, "slope": main["observed"]["slope"], "slope_ci": main["observed"]["ci"],
+                  "slope_se": main["observed"]["se"], "fit": main["params"]["fit"],
+                  "plain_fit": {"outcome": plain["status"], "slope": plain["observed"]["slope"],
+                                "ci": plain["observed"]["ci"], "power": plain.get("power")},
+                  "fit_points": len(fit_pts), "a_read_m_star_rn_over_d": a_read, "no_m_star_at": missing},
+        bound={"slope": 1.0, "max_halfwidth": SC_MAX_HALFWIDTH}, params=params)
+    out["evidence"] += (f". Without the d^-1/2 tail term: {plain['status']} (slope {plain['observed']['slope']:.3f}, "
+                        f"CI [{plain['observed']['ci'][0]:.3f}, {plain['observed']['ci'][1]:.3f}]). c read as "
+                        f"a = m* rn/d at d={big}: " + ", ".join(f"{a:.3g}" for a in a_read))
+    return out
 
 
 # ----------------------------------------------------------------------------- item 2: federation helps, in samples
@@ -228,23 +198,28 @@ def _fedrep_total_samples(task, R, ms, t_max, z):
             "t_hi": np.array([r[1] for r in rows.values()]), "rounds_run": np.array([r[3] for r in rows.values()])}
 
 
-def federation_verdict(N_lo, N_hi, m_local) -> tuple[str, int | None]:
-    """Decision of "federation helps" from FedRep's per-client sample counts over n (ascending).
+def federation_decision(N_lo, N_hi, m_local, ns=None) -> dict:
+    """Decision of "federation helps" (Collins et al., 2021, Sec. 4.2) from FedRep's per-client sample
+    counts over n (ascending), through :func:`fedtheory.decide.bound`.
 
-    ``N_lo[i]``/``N_hi[i]``: the confidence bounds of FedRep's samples at the i-th n (-1: not reached /
-    not excluded within the round cap); ``m_local``: Local least squares' samples. FedRep confidently cheaper
-    at the largest n (N_hi < m_local) -> holds, with the crossover n index (the first n from which it is
-    confidently cheaper at every larger n); confidently not cheaper there (N_lo >= m_local, or never within
-    reach) -> fails; otherwise inconclusive."""
-    lo_last, hi_last = N_lo[-1], N_hi[-1]
-    if 0 < hi_last < m_local:
-        i = len(N_hi) - 1
-        while i > 0 and 0 < N_hi[i - 1] < m_local:
-            i -= 1
-        return HOLDS, i
-    if lo_last < 0 or lo_last >= m_local:
-        return FAILS, None
-    return INCONCLUSIVE, None
+    ``N_lo[i]``/``N_hi[i]``: the lower and upper confidence bounds of FedRep's samples at the i-th n (-1: not
+    reached / not excluded within the round cap); ``m_local``: Local least squares' samples. At the largest n
+    FedRep's lower confidence bound must stay below ``m_local`` (a bound never reached within the cap counts
+    as 10 ``m_local``): confidently costlier there is ``refuted``. Whether FedRep is confidently cheaper
+    (``N_hi < m_local``) and the crossover (the first n from which it is confidently cheaper at every larger
+    n) are reported in ``observed``."""
+    N_lo, N_hi = np.asarray(N_lo, float), np.asarray(N_hi, float)
+    ns = list(range(len(N_lo))) if ns is None else list(ns)
+    cheaper = (N_hi > 0) & (N_hi < m_local)
+    tail = np.flip(np.cumprod(np.flip(cheaper))).astype(bool)  # cheaper at this and every larger n
+    cross = ns[int(np.argmax(tail))] if tail.any() else None
+    lo_last = float(np.where(N_lo[-1] > 0, N_lo[-1], 10.0 * m_local))
+    return decide.bound(lo_last, float(m_local), of="per-client sample count",
+                        what=f"FedRep's lower confidence bound on per-client samples at n={ns[-1]} vs Local's "
+                             f"{m_local}",
+                        observed_value={"N_lo_at_largest_n": float(N_lo[-1]), "N_hi_at_largest_n": float(N_hi[-1]),
+                                        "confidently_cheaper": bool(cheaper[-1]), "crossover_n": cross},
+                        bound_value={"local_samples": float(m_local)})
 
 
 @PAPER.claim("fedrep.sec4.federation-helps-samples", "Sec. 4.2, 'When and whom does federation help?'; eq. (11)",
@@ -262,14 +237,15 @@ def federation_verdict(N_lo, N_hi, m_local) -> tuple[str, int | None]:
                     "1e-4 Bonferroni over n, m and rounds). Local: sigma^2 d/(m - d - 1) <= eps (the "
                     "inverse-Wishart mean, checked against Monte Carlo in the tests), m_local = 2049. n in "
                     "{64} (quick) / {4, 16, 64, 256} (full), all << e^d. The upper end e^Theta(d) is not "
-                    "reachable numerically and is not tested. FedRep confidently cheaper at the largest n is "
-                    "`holds` (crossover = the first n from which it stays cheaper); confidently not cheaper "
-                    "there is `fails`; otherwise inconclusive")
+                    "reachable numerically and is not tested. FedRep confidently costlier at the largest n (its "
+                    "lower confidence bound >= m_local, or eps not reached within the round cap) is `refuted` "
+                    "(decide.bound); otherwise `holds`, with whether it is confidently cheaper and the crossover "
+                    "(the first n from which it stays confidently cheaper) reported")
 def _fed_helps_samples(full: bool, seed):
     ns = (4, 16, 64, 256) if full else (64,)
     R = 64 if full else 16
     ms = FH_MS if full else (12, 24)
-    z = float(stats.norm.ppf(1 - CLAIM_LEVEL / (2 * len(ns) * len(ms) * (FH_TMAX + 1))))
+    z = decide.z_critical(len(ns) * len(ms) * (FH_TMAX + 1), two_sided=True)
     m_local = local_samples_to_reach(FH_EPS, FH_D, FH_SIGMA)
     tasks = [(n, s) for n, s in zip(ns, spawn_seeds(seed, len(ns)))]
     out = cached_map(functools.partial(_fedrep_total_samples, R=R, ms=ms, t_max=FH_TMAX, z=z), tasks,
@@ -278,22 +254,18 @@ def _fed_helps_samples(full: bool, seed):
                              "ms": list(ms), "t_max": FH_TMAX, "z": z, "block": FH_BLOCK})
     N_lo = [float(o["N_lo"]) for o in out]
     N_hi = [float(o["N_hi"]) for o in out]
-    status, ix = federation_verdict(N_lo, N_hi, m_local)
+    out = federation_decision(N_lo, N_hi, m_local, ns)
     rows = {str(n): {"N_fedrep_ci": [lo, hi], "cheaper": 0 < hi < m_local, "costlier": lo < 0 or lo >= m_local}
             for n, lo, hi in zip(ns, N_lo, N_hi)}
-    power = ""
-    if status == INCONCLUSIVE:
-        power = (f"; undecided at n={ns[-1]}: FedRep's interval [{N_lo[-1]:.0f}, {N_hi[-1]:.0f}] straddles "
-                 f"{m_local}; about 4x the replicates (the z-interval narrows like 1/sqrt(R)) would decide")
-    cross = None if ix is None else ns[ix]
+    cross = out["observed"]["crossover_n"]
     below = [n for n, r in zip(ns, rows.values()) if r["costlier"]]
-    return dict(status=status,
-                observed={"per_n": rows, "crossover_n": cross, "fedrep_costlier_at": below},
-                bound={"local_samples": m_local, "eps": FH_EPS},
-                evidence=f"per-client samples to reach excess risk {FH_EPS:g} (d={FH_D}, sigma={FH_SIGMA}): Local "
-                         f"least squares {m_local}; FedRep (CI over the m grid, {R} replicates, z={z:.2f}): "
-                         + "; ".join(f"n={n}: [{lo:.0f}, {hi:.0f}]" for n, lo, hi in zip(ns, N_lo, N_hi))
-                         + (f". Crossover: FedRep is confidently cheaper from n={cross} on" if cross else "")
-                         + (f"; confidently costlier at n in {below}" if below else "") + power,
-                params={"d": FH_D, "k": K, "sigma": FH_SIGMA, "eps": FH_EPS, "eta": SC_ETA, "n": list(ns),
-                        "replicates": R, "m_grid": list(ms), "t_max": FH_TMAX, "init": "haar"})
+    out["observed"] = {"per_n": rows, "crossover_n": cross, "fedrep_costlier_at": below, **out["observed"]}
+    out["evidence"] = (f"per-client samples to reach excess risk {FH_EPS:g} (d={FH_D}, sigma={FH_SIGMA}): Local "
+                       f"least squares {m_local}; FedRep (CI over the m grid, {R} replicates, z={z:.2f}): "
+                       + "; ".join(f"n={n}: [{lo:.0f}, {hi:.0f}]" for n, lo, hi in zip(ns, N_lo, N_hi))
+                       + (f". Crossover: FedRep is confidently cheaper from n={cross} on" if cross else
+                          ". FedRep is not confidently cheaper at the largest n")
+                       + (f"; confidently costlier at n in {below}" if below else "") + ". " + out["evidence"])
+    out["params"] = {"d": FH_D, "k": K, "sigma": FH_SIGMA, "eps": FH_EPS, "eta": SC_ETA, "n": list(ns),
+                     "replicates": R, "m_grid": list(ms), "t_max": FH_TMAX, "init": "haar"}
+    return out

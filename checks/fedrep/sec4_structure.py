@@ -4,7 +4,8 @@ Collins, Hassani, Mokhtari and Shakkottai (2021), *Exploiting Shared Representat
 Federated Learning*, ICML 2021. Minimisers of (3) and recovery of col(B*) (Sec. 2.1); necessity of
 Assumption 2, the relaxed normalisation, the strict decrease of (10), the matrix-sensing form of (6)
 and the failure of RIP (Sec. 4.2); "FedRep is top or very close" (Sec. 5.2, arithmetic on the printed
-Table 1). Library code: :mod:`fedtheory.representation.structure`.
+Table 1). Library code: :mod:`fedtheory.representation.structure`. Verdicts come from
+:mod:`fedtheory.decide`.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import math
 
 import numpy as np
 
-from fedtheory.claims import FAILS, HOLDS
+from fedtheory import decide
 from fedtheory.linalg import principal_angle_distance
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory.representation import (client_diversity, make_heads, make_model, n_selected, run_fedrep,
@@ -21,7 +22,6 @@ from fedtheory.representation import (client_diversity, make_heads, make_model, 
 from fedtheory.representation.model import FedRepModel
 from fedtheory.representation.structure import (alternating_least_squares, rank1_isometry_range,
                                                 sensing_residuals)
-from .._util import binomial_verdict
 from .errata import bound10_violations
 from . import PAPER
 
@@ -71,7 +71,7 @@ def _minimisers(full, seed, d=10, k=2, n=15):
                     "on (3) from random starts (best of 2 / 3, gtol 1e-12, no structure used) and by exact "
                     "alternating least squares (20 sweeps). Holds if every minimiser found has objective <= "
                     "1e-12 and max_i ||B^ w^_i - B* w_i*|| <= 1e-5 (BFGS) / 1e-10 (ALS); a minimiser with a "
-                    "larger value or gap is `fails`")
+                    "larger value or gap is `refuted`")
 def _eq3_min(full: bool, seed):
     rows = _minimisers(full, seed)
     stats_ = {"bfgs_obj": 0.0, "bfgs_gap": 0.0, "als_obj": 0.0, "als_gap": 0.0}
@@ -85,14 +85,14 @@ def _eq3_min(full: bool, seed):
 
 
 def eq3_verdict(s: dict, params=None) -> dict:
-    """Decision of ``fedrep.sec2.eq3-minimisers`` from the worst objective values and product gaps."""
-    ok = s["bfgs_obj"] <= 1e-12 and s["als_obj"] <= 1e-12 and s["bfgs_gap"] <= 1e-5 and s["als_gap"] <= 1e-10
-    return dict(status=HOLDS if ok else FAILS, observed=s,
-                bound={"objective": 1e-12, "bfgs_gap": 1e-5, "als_gap": 1e-10},
-                evidence=f"minimisers of (3): BFGS objective <= {s['bfgs_obj']:.2g}, max_i ||B^w^_i - B*w_i*|| <= "
-                         f"{s['bfgs_gap']:.2g}; exact ALS objective <= {s['als_obj']:.2g}, gap <= {s['als_gap']:.2g} "
-                         "(the minimum of (3) is 0, attained only with B^ w^_i = B* w_i* for all i)",
-                params=params or {})
+    """Decision of ``fedrep.sec2.eq3-minimisers`` from the worst objective values and product gaps
+    (:func:`fedtheory.decide.bound` on each, combined)."""
+    return decide.combine(
+        [decide.bound([s["bfgs_obj"], s["als_obj"]], 1e-12, what="objective (3) at the BFGS / ALS minimisers"),
+         decide.bound([s["bfgs_gap"], s["als_gap"]], [1e-5, 1e-10],
+                      what="max_i ||B^ w^_i - B* w_i*|| at the BFGS / ALS minimisers")],
+        what="minimisers of (3) (the minimum of (3) is 0, attained only with B^ w^_i = B* w_i* for all i)",
+        observed=s, bound={"objective": 1e-12, "bfgs_gap": 1e-5, "als_gap": 1e-10}, params=params or {})
 
 
 @PAPER.claim("fedrep.sec2.col-recovery", "Sec. 2.1, text after (4) ('we can fully recover the column space')",
@@ -103,7 +103,7 @@ def eq3_verdict(s: dict, params=None) -> dict:
                     "Rank-1 heads (w_i* = +-sqrt(2) u): the explicit minimiser B^ = [B* u, z] (z a unit vector "
                     "orthogonal to col(B*)), w^_i = +-sqrt(2) e_1 must have objective <= 1e-28 and dist >= 1 - 1e-12, and BFGS "
                     "minimisers from random starts (objective <= 1e-12) must keep dist >= 0.1. Any violation is "
-                    "`fails`")
+                    "`refuted`")
 def _col_recovery(full: bool, seed):
     rows = _minimisers(full, seed)
     rng = as_generator(spawn_seeds(seed, 2)[1])
@@ -137,18 +137,19 @@ def _col_recovery(full: bool, seed):
 
 
 def recovery_verdict(spans, alt_obj, alt_dist, bf_obj, bf_dist, params=None) -> dict:
-    """Decision of ``fedrep.sec2.col-recovery`` (see its regime)."""
-    ok_span = spans["bfgs"] <= 1e-5 and spans["als"] <= 1e-10 and spans["Q"] <= 1e-10
-    ok_rank = alt_obj <= 1e-28 and alt_dist >= 1 - 1e-12 and bf_obj <= 1e-12 and bf_dist >= 0.1
-    return dict(status=HOLDS if ok_span and ok_rank else FAILS,
-                observed={"spanning_max_dist": spans, "rank1_explicit": {"objective": alt_obj, "dist": alt_dist},
-                          "rank1_bfgs": {"max_objective": bf_obj, "min_dist": bf_dist}},
-                bound={"spanning_dist": [1e-5, 1e-10], "rank1_dist_min": 0.1},
-                evidence=f"heads spanning R^k: minimisers of (3) have dist(B^, B*) <= {spans['bfgs']:.2g} (BFGS), "
-                         f"{spans['als']:.2g} (ALS), {spans['Q']:.2g} (B* Q^T); rank-1 heads: explicit minimiser with "
-                         f"objective {alt_obj:.2g} and dist {alt_dist:.15f}, BFGS minimisers (objective <= "
-                         f"{bf_obj:.2g}) at dist >= {bf_dist:.3f}: col(B*) is not determined",
-                params=params or {})
+    """Decision of ``fedrep.sec2.col-recovery`` (see its regime), by :func:`fedtheory.decide.bound`."""
+    return decide.combine(
+        [decide.bound([spans["bfgs"], spans["als"], spans["Q"]], [1e-5, 1e-10, 1e-10],
+                      what="spanning heads: dist(B^, B*) of the BFGS, ALS and B* Q^T minimisers"),
+         decide.bound(alt_obj, 1e-28, what="rank-1 heads: objective of the explicit minimiser [B* u, z]"),
+         decide.bound(alt_dist, 1 - 1e-12, sense=">=", of="distance", what="rank-1 heads: its dist(B^, B*)"),
+         decide.bound(bf_obj, 1e-12, what="rank-1 heads: objective of the BFGS minimisers"),
+         decide.bound(bf_dist, 0.1, sense=">=", of="distance", what="rank-1 heads: dist(B^, B*) of the BFGS "
+                                                                     "minimisers")],
+        what="col(B*) is determined by (3) iff the heads span R^k",
+        observed={"spanning_max_dist": spans, "rank1_explicit": {"objective": alt_obj, "dist": alt_dist},
+                  "rank1_bfgs": {"max_objective": bf_obj, "min_dist": bf_dist}},
+        bound={"spanning_dist": [1e-5, 1e-10], "rank1_dist_min": 0.1}, params=params or {})
 
 
 # ============================================================================ Sec. 4.2: Assumption 2 necessary
@@ -161,7 +162,7 @@ def recovery_verdict(spans, alt_obj, alt_dist, bf_obj, bf_dist, params=None) -> 
                     "the same seeds on both must return bitwise identical B^ (the data laws coincide), so "
                     "max_j dist(B^, B*_j) >= 1/2 (dist is a metric); control: the same runs with Assumption-3 "
                     "heads spanning R^2 must reach a median final dist < 0.25. 4 (quick) / 20 (full) replicates; any "
-                    "violation is `fails`")
+                    "violation is `refuted`")
 def _asm2(full: bool, seed):
     d, k, n, r, m, T = 20, 2, 16, 0.5, 20, 30
     reps = 20 if full else 4
@@ -183,21 +184,21 @@ def _asm2(full: bool, seed):
 
 def asm2_verdict(max_output_gap: float, dists, ctrl_final, params=None) -> dict:
     """Decision of ``fedrep.sec4.asm2-necessity``: identical outputs under both truths, so that
-    max_j dist >= 1/2, and the spanning control converging (median final dist < 0.25)."""
+    max_j dist >= 1/2, and the spanning control converging (median final dist < 0.25); by
+    :func:`fedtheory.decide.bound`."""
     dists = np.asarray(dists)
     worst = float(np.min(np.max(dists, axis=0)))
-    ok = max_output_gap == 0.0 and worst >= 0.5 and float(np.median(ctrl_final)) < 0.25
-    return dict(status=HOLDS if ok else FAILS,
-                observed={"max_output_gap": max_output_gap, "min_over_runs_of_max_dist": worst,
-                          "dist_to_B1": dists[0].tolist(), "dist_to_B2": dists[1].tolist(),
-                          "control_final_dist": [float(x) for x in ctrl_final]},
-                bound={"output_gap": 0.0, "max_dist_min": 0.5, "control_max": 0.25},
-                evidence=f"rank-1 heads: FedRep's outputs under B*_1 and B*_2 differ by {max_output_gap:g} (identical "
-                         f"data laws), dist to (B*_1, B*_2) per run: " +
-                         ", ".join(f"({a:.3f}, {b:.3f})" for a, b in dists.T) +
-                         f", so some truth is missed by >= {worst:.3f} in every run; spanning control final dist median "
-                         f"{float(np.median(ctrl_final)):.2g} (max {float(np.max(ctrl_final)):.2g})",
-                params=params or {})
+    ctrl = np.asarray(ctrl_final, float)
+    return decide.combine(
+        [decide.bound(float(max_output_gap), 0.0, what="rank-1 heads: gap between FedRep's outputs under B*_1 "
+                                                       "and B*_2 (identical data laws)"),
+         decide.bound(worst, 0.5, sense=">=", of="distance", what="min over runs of max_j dist(B^, B*_j)"),
+         decide.bound(float(np.median(ctrl)), 0.25, what="spanning control: median final dist")],
+        what="rank-1 heads: dist to (B*_1, B*_2) per run " + ", ".join(f"({a:.3f}, {b:.3f})" for a, b in dists.T),
+        observed={"max_output_gap": max_output_gap, "min_over_runs_of_max_dist": worst,
+                  "dist_to_B1": dists[0].tolist(), "dist_to_B2": dists[1].tolist(),
+                  "control_final_dist": [float(x) for x in ctrl]},
+        bound={"output_gap": 0.0, "max_dist_min": 0.5, "control_max": 0.25}, params=params or {})
 
 
 # ============================================================================ Sec. 4.2: relaxed normalisation
@@ -224,7 +225,7 @@ def _relaxed_task(ss, *, d, k, n, r, m, rounds, runs, s_model, s_norm):
                     "in [sqrt(k)/2, 2 sqrt(k)], eta = 1/(4 max_i ||w_i*||^2) <= 1/(4 sigma_max,*^2), sigma's "
                     "exact over all C(16,8) subsets, T=30 / 60; 6 (quick) / 100 (full) runs. Bound (10) at "
                     "every round with the paper's probability (one-sided exact binomial test at 1e-4); a "
-                    "rejection is `fails`")
+                    "rejection is `refuted`")
 def _relaxed(full: bool, seed):
     from functools import partial
 
@@ -244,7 +245,7 @@ def _relaxed(full: bool, seed):
     eta = float(parts[0]["eta"][0])
     v, ratio = bound10_violations(dist, eta, dv.sigma_min)
     p_allowed = max(0.0, 1.0 - float(theorem1_probability(T, k, n_sel, d)))
-    out = binomial_verdict(v, runs, p_allowed, what=f"bound (10) with head norms in [{norms.min():.3f}, "
+    out = decide.probability(v, runs, p_allowed, what=f"bound (10) with head norms in [{norms.min():.3f}, "
                            f"{norms.max():.3f}], sigma_min,* = {dv.sigma_min:.3g}, kappa = {dv.kappa:.3g}, eta = "
                            f"{eta:.4g} <= 1/(4 sigma_max,*^2) = {float(theorem1_max_eta(dv.sigma_max)):.4g}",
                            params={"d": d, "k": k, "n": n, "r": r, "m": m, "rounds": T, "runs": runs})
@@ -275,7 +276,10 @@ def subset_sigmas_brute(W, n_sel):
                     "1e-12), E0 in {1e-3, 0.25, 1}, eta in {eta_max, eta_max/2} with eta_max = 1/(4 "
                     "sigma_max,*^2), dist_0 = 0.5, T = 0..200. Holds if for rn >= k every rho^2 is in [7/8, 1) "
                     "and the bound strictly decreases at every T, and for rn < k rho^2 = 1 exactly; otherwise "
-                    "`fails`")
+                    "`refuted`. A consistency check: arithmetic on the right side of (10) itself (true by "
+                    "construction once sigma_min,* > 0 and eta <= 1/(4 sigma_max,*^2)); that Algorithm 2's runs "
+                    "obey (10) is exercised by fedrep.thm1.contraction and fedrep.thm1.rate-fit",
+             kind="consistency")
 def _strict(full: bool, seed):
     n, k = 8, 2
     sets = 200 if full else 8
@@ -291,28 +295,30 @@ def _strict(full: bool, seed):
                 for eta in (eta_max, eta_max / 2):
                     rho = float(theorem1_rate(eta, E0, lo))
                     seq = 0.5 * rho ** np.arange(201)
-                    rows.append(dict(rn=n_sel, rho2=rho ** 2, decreasing=bool(np.all(np.diff(seq) < 0))))
+                    rows.append(dict(rn=n_sel, rho2=float(np.nan_to_num(rho ** 2, nan=-1.0)),  # undefined rate: -1
+                                     decreasing=bool(np.all(np.diff(seq) < 0))))
     return strict_verdict(rows, cross, k, params={"n": n, "k": k, "head_sets": sets, "rn": [1, 2, 4, 8]})
 
 
 def strict_verdict(rows, cross, k, params=None) -> dict:
-    """Decision of ``fedrep.sec4.strict-decrease`` from the grid rows (rn, rho2, decreasing)."""
+    """Decision of ``fedrep.sec4.strict-decrease`` from the grid rows (rn, rho2, decreasing), by
+    :func:`fedtheory.decide.bound` and :func:`fedtheory.decide.identity`."""
     ok_rows = [r for r in rows if r["rn"] >= k]
     bad_rows = [r for r in rows if r["rn"] < k]
-    lo = min(r["rho2"] for r in ok_rows)
-    hi = max(r["rho2"] for r in ok_rows)
-    ok = (lo >= 7 / 8 and hi < 1 and all(r["decreasing"] for r in ok_rows)
-          and all(r["rho2"] == 1.0 for r in bad_rows) and cross <= 1e-12)
-    return dict(status=HOLDS if ok else FAILS,
-                observed={"rho2_range_rn_ge_k": [lo, hi], "rho2_rn_lt_k": sorted({r["rho2"] for r in bad_rows}),
-                          "all_strictly_decreasing": all(r["decreasing"] for r in ok_rows),
-                          "brute_vs_client_diversity": cross},
-                bound={"rho2_min": 7 / 8, "rho2_max_exclusive": 1.0},
-                evidence=f"{len(ok_rows)} grid points with rn >= k: rho^2 in [{lo:.6f}, 1 - {1 - hi:.3g}] (in [7/8, 1)), bound "
-                         f"strictly decreasing at every T: {all(r['decreasing'] for r in ok_rows)}; {len(bad_rows)} with "
-                         f"rn < k: rho^2 = {sorted({r['rho2'] for r in bad_rows})} (no decrease); brute-force sigma's "
-                         f"agree with client_diversity to {cross:.1e}",
-                params=params or {})
+    rho2 = np.array([r["rho2"] for r in ok_rows])
+    not_decreasing = sum(not r["decreasing"] for r in ok_rows)
+    rho2_bad = np.array([r["rho2"] for r in bad_rows] or [1.0])
+    return decide.combine(
+        [decide.bound(rho2, 7 / 8, sense=">=", of="rate", what=f"rho^2 >= 7/8 at the {len(ok_rows)} points with rn >= k"),
+         decide.bound(rho2, 1.0 - np.finfo(float).eps, what="rho^2 < 1 (strictly) with rn >= k"),
+         decide.bound(not_decreasing, 0, what="grid points whose bound does not strictly decrease at every T"),
+         decide.identity(rho2_bad, 1.0, atol=0.0, rtol=np.finfo(float).eps, what="rho^2 = 1 when rn < k"),
+         decide.bound(float(cross), 1e-12, what="brute-force sigma's vs client_diversity")],
+        what="right side of (10) over the grid",
+        observed={"rho2_range_rn_ge_k": [float(rho2.min()), float(rho2.max())],
+                  "rho2_rn_lt_k": sorted({r["rho2"] for r in bad_rows}), "not_strictly_decreasing": not_decreasing,
+                  "brute_vs_client_diversity": cross},
+        bound={"rho2_min": 7 / 8, "rho2_max_exclusive": 1.0}, params=params or {})
 
 
 # ============================================================================ Sec. 4.2: matrix sensing
@@ -321,7 +327,10 @@ def strict_verdict(rows, cross, k, params=None) -> dict:
              "W* B*^T>_F, and the batch objective (8) equals (1/2mn) sum_ij <A_ij, W* B*^T - W B^T>_F^2.",
              regime="20 (quick) / 200 (full) random instances, n=6, m=5, d=8, k=2, arbitrary (W, B); explicit "
                     "A_ij = e_i x_ij^T (each checked rank 1 with one nonzero row); the identities must hold "
-                    "to 64 u times the sum of the absolute products (a rounding bound), else `fails`")
+                    "to 64 u times the sum of the absolute products (a rounding bound), else `refuted`. A "
+                    "consistency check: y_ij = <e_i x_ij^T, W* B*^T>_F is the definition of the Frobenius inner "
+                    "product, so the identity is true by construction; it checks the sensing operator's code",
+             kind="consistency")
 def _sensing(full: bool, seed):
     n, m, d, k = 6, 5, 8, 2
     trials = 200 if full else 20
@@ -343,15 +352,14 @@ def _sensing(full: bool, seed):
         A = np.zeros((n, d))
         A[2] = X[2, 0]
         shape_ok &= np.linalg.matrix_rank(A) == 1 and np.count_nonzero(np.any(A != 0, axis=1)) == 1
-    worst = max(worst_y, worst_8)
-    out = dict(status=HOLDS if worst <= 1.0 and shape_ok else FAILS,
-               observed={"labels_over_tol": worst_y, "objective8_over_tol": worst_8, "rank1_row_sparse": bool(shape_ok)},
-               bound={"ratio_to_rounding_bound": 1.0},
-               evidence=f"{trials} instances: |<A_ij, W*B*^T> - y_ij| <= {worst_y:.3g} x the rounding bound; residuals "
-                        f"and objective (8) via the A_ij agree with the direct ones to {worst_8:.3g} x the bound; "
-                        f"A_ij rank 1 with one nonzero row: {bool(shape_ok)}",
-               params={"n": n, "m": m, "d": d, "k": k, "trials": trials})
-    return out
+    return decide.combine(
+        [decide.bound([worst_y, worst_8], 1.0, of="rounding bound",
+                      what=f"{trials} instances: |<A_ij, W*B*^T> - y_ij| and the residuals / objective (8) via the "
+                           "A_ij, over the rounding bound"),
+         decide.bound(int(not shape_ok), 0, what="instances whose A_ij is not rank 1 with one nonzero row")],
+        what="matrix-sensing form of (6) and (8)",
+        observed={"labels_over_tol": worst_y, "objective8_over_tol": worst_8, "rank1_row_sparse": bool(shape_ok)},
+        bound={"ratio_to_rounding_bound": 1.0}, params={"n": n, "m": m, "d": d, "k": k, "trials": trials})
 
 
 # ============================================================================ Sec. 4.2: no RIP
@@ -364,7 +372,7 @@ def _sensing(full: bool, seed):
                     "2d, ..., 64d}; the rank-1 RIP constant max_i max(1 - lambda_min, lambda_max - 1) of X_i^T X_i/m "
                     "computed exactly. Holds if its lower side max_i (1 - lambda_min) is >= 1 - 1e-10 at every m < d, "
                     "the smallest grid m with constant <= 1/2 (m_RIP) is >= d for each d, and m_RIP/d does not "
-                    "halve from one d to the next (m_RIP = Omega(d)); otherwise `fails`")
+                    "halve from one d to the next (m_RIP = Omega(d)); otherwise `refuted`")
 def _no_rip(full: bool, seed):
     n = 50
     ds = (10, 20, 40) if full else (10, 20)
@@ -384,23 +392,28 @@ def _no_rip(full: bool, seed):
 def rip_verdict(rows: dict, lower: dict, thm_m: dict | None = None, delta: float = 0.5, params=None) -> dict:
     """Decision of ``fedrep.sec4.no-rip`` from ``{d: {m: RIP constant}}`` and ``{d: {m: max_i (1 -
     lambda_min,i)}}`` (the lower-side deviation, exactly 1 when m < d)."""
-    below = min((v for d, r in lower.items() for m, v in r.items() if m < d), default=math.inf)
-    m_rip = {d: min((m for m, v in r.items() if v <= delta), default=math.inf) for d, r in rows.items()}
+    below = min((v for d, r in lower.items() for m, v in r.items() if m < d), default=1.0)
+    cap = 2 * max(m for r in rows.values() for m in r)  # 'no grid m reaches delta' reads as beyond the grid
+    m_rip = {d: min((m for m, v in r.items() if v <= delta), default=cap) for d, r in rows.items()}
     ratios = [m_rip[d] / d for d in sorted(rows)]
-    linear = all(r2 >= r1 / 2 for r1, r2 in zip(ratios, ratios[1:]))   # m_RIP/d does not shrink: Omega(d)
-    ok = below >= 1 - 1e-10 and all(m_rip[d] >= d for d in rows) and linear
+    steps = [r2 / (r1 / 2) for r1, r2 in zip(ratios, ratios[1:])] or [2.0]
     mp = (1 / (math.sqrt(1 + delta) - 1)) ** 2  # Marchenko-Pastur: (1 + sqrt(d/m))^2 - 1 <= delta
-    ev = (f"max_i (1 - lambda_min) at every m < d: >= {below:.12f} (lambda_min = 0: no RIP on e_i v^T); smallest "
-          f"grid m with constant <= {delta}: " +
-          ", ".join(f"d={d}: m={m_rip[d]} ({m_rip[d] / d:g} d)" for d in rows) +
+    ev = ("max_i (1 - lambda_min) at every m < d (lambda_min = 0: no RIP on e_i v^T); smallest grid m with "
+          f"constant <= {delta}: " + ", ".join(f"d={d}: m={m_rip[d]} ({m_rip[d] / d:g} d)" for d in rows) +
           f" (Marchenko-Pastur edge for one client: {mp:.1f} d)" +
           ("; Theorem 1's per-round m for comparison (c=1, k=2, n=1000, r=0.1, kappa=E0=1): " +
            ", ".join(f"d={d}: {v:.3g}" for d, v in thm_m.items()) if thm_m else ""))
-    return dict(status=HOLDS if ok else FAILS,
-                observed={"min_lower_deviation_below_d": below, "m_rip": {str(d): m for d, m in m_rip.items()},
-                          "constants": {str(d): {str(m): v for m, v in r.items()} for d, r in rows.items()}},
-                bound={"lower_deviation_below_d_min": 1.0, "m_rip_min_over_d": 1.0}, evidence=ev,
-                params=params or {})
+    return decide.combine(
+        [decide.bound(below, 1 - 1e-10, sense=">=", of="isometry constant",
+                      what="lower-side deviation max_i (1 - lambda_min) at every m < d"),
+         decide.bound(np.array(ratios), 1.0, sense=">=", of="sample threshold", what="m_RIP / d"),
+         decide.bound(np.array(steps), 1.0, sense=">=", of="growth", what="m_RIP/d does not halve from one d to the next")],
+        what=ev + f"; sharper reading m_RIP >= {mp / 2:.1f} d (half the Marchenko-Pastur edge): "
+                  + str(bool(min(ratios) >= mp / 2)),
+        observed={"min_lower_deviation_below_d": below, "m_rip": {str(d): m for d, m in m_rip.items()},
+                  "sharper_reading_m_rip_over_half_MP_edge": bool(min(ratios) >= mp / 2),
+                           "constants": {str(d): {str(m): v for m, v in r.items()} for d, r in rows.items()}},
+        bound={"lower_deviation_below_d_min": 1.0, "m_rip_min_over_d": 1.0}, params=params or {})
 
 
 # ============================================================================ Sec. 5.2: Table 1
@@ -431,7 +444,7 @@ TABLE1 = {
              "(arithmetic on the printed table; the deep-network runs themselves are out of scope).",
              regime="the printed Table 1 (15 methods x 7 columns) as reference data. 'Very close to the top' read "
                     "as: FedRep ranks at worst second and trails the best by at most 2.5 accuracy points in every "
-                    "column; a column where it does not is `fails`")
+                    "column; a column where it does not is `refuted`")
 def _table1(full: bool, seed):
     return table1_verdict(TABLE1, gap_max=2.5)
 
@@ -444,11 +457,13 @@ def table1_verdict(table: dict, gap_max: float = 2.5, method: str = "FedRep") ->
         best = max(col, key=col.get)
         rank = 1 + sum(v > col[method] for v in col.values())
         cols.append(dict(column=name, rank=rank, gap=round(col[best] - col[method], 10), best=best))
-    ok = all(c["rank"] <= 2 and c["gap"] <= gap_max for c in cols)
     top = sum(c["rank"] == 1 for c in cols)
-    return dict(status=HOLDS if ok else FAILS, observed={"columns": cols, "top_in": top},
-                bound={"rank_max": 2, "gap_max": gap_max},
-                evidence=f"{method} is top in {top} of {len(cols)} columns; elsewhere " +
+    return decide.combine(
+        [decide.bound([c["rank"] for c in cols], 2, of="rank", what=f"{method}'s rank per column"),
+         decide.bound([c["gap"] for c in cols], gap_max, of="accuracy gap",
+                      what=f"{method}'s gap to the best method per column (points)")],
+        observed={"columns": cols, "top_in": top}, bound={"rank_max": 2, "gap_max": gap_max},
+        what=f"{method} is top in {top} of {len(cols)} columns; elsewhere " +
                          ", ".join(f"{c['column']}: rank {c['rank']}, {c['gap']:.2f} points behind {c['best']}"
                                    for c in cols if c["rank"] > 1) +
                          " (the text calls these 'test errors'; the table holds accuracies)",
