@@ -193,4 +193,4 @@ def test_every_srpfl_claim_has_a_fails_path():
 def test_claim_can_fail(claim_id, monkeypatch, serial_uncached):
     FAILS_PATHS[claim_id](monkeypatch)
     v = get_claim(claim_id).evaluate(full=False)
-    assert v.status == "fails", v.summary()
+    assert v.status == "refuted", v.summary()

@@ -19,7 +19,7 @@ L = f"{S}.lemmas"
 F = f"{S}.sec3_figs"
 
 #: groups for the sign tests: 0.5^16 < 1e-4 / 4 (claim level, Bonferroni over up to 4 sub-decisions)
-GROUPS = 16
+GROUPS = 20  # a claim-level sign test over 4 decisions (both directions) needs 0.5^n < 1e-4/8
 
 
 def _wrap(monkeypatch, target, make):
@@ -114,8 +114,7 @@ def _fairness(mp):
 def _contrib2(mp):
     # violating numbers (no runs): the small-n0 runs never reach the target while the large-n0 and N/4 runs always
     # do (the runs follow d/n0), on 16 paired replicates. Quick mode's 8 replicates can never decide (the smallest
-    # one-sided Fisher p over 8 pairs is 1/C(16, 8) = 7.8e-5 > 1e-4 / 2), so the runs report 16 replicates and the
-    # decision is handed R = 16 (the same decision function, unchanged)
+    # exact sign test over 8 pairs has p >= 0.5^8 > 1e-4 / 6), so the runs report 16 replicates
     class _Res:
         def __init__(self, ok, R):
             self._t = np.full(R, 1.0 if ok else math.inf)
@@ -127,7 +126,6 @@ def _contrib2(mp):
         return _Res(not (N == 32 and n0 == 2), 2 * replicates)
 
     mp.setattr(f"{F}.run_srpfl", fake)
-    _wrap(mp, f"{F}.decide_sample_complexity", lambda orig: lambda s1, s2, s3, R, **k: orig(s1, s2, s3, 2 * R, **k))
 
 
 # ----------------------------------------------------------------------------- Figs. 7 and 8
@@ -214,8 +212,16 @@ def test_fails_paths_cover_the_issue13_claims():
         assert get_claim(cid).id == cid
 
 
+#: the App. C experiments (deep networks in the paper) are checked on a linear analogue: against them, the
+#: analogue does not reproduce the statement
+EMPIRICAL = {"srpfl.fig7.homogeneous", "srpfl.fig8.imbalanced", "srpfl.fig8.stragglers-means", "srpfl.fig8.correlated"}
+
+
 @pytest.mark.parametrize("claim_id", sorted(FAILS_PATHS))
 def test_claim_can_fail(claim_id, monkeypatch, serial_uncached):
     FAILS_PATHS[claim_id](monkeypatch)
     v = get_claim(claim_id).evaluate(full=False)
-    assert v.status == "fails", v.summary()
+    if claim_id in EMPIRICAL:
+        assert v.status == "not-reproduced" and "linear model" in v.analogue, v.summary()
+    else:
+        assert v.status == "refuted", v.summary()

@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from fedtheory.claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE
+from fedtheory import get_claim
+from fedtheory.claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE, REFUTED
 from fedtheory.srpfl import proof_quantities as pq
 from fedtheory_checks.srpfl import lemmas as L
 
@@ -146,12 +147,16 @@ def test_e0_claim_fails_when_a_run_drifts_up(monkeypatch):
 
 
 # ----------------------------------------------------------------------------- Lemma scaling and errata
-def test_scaling_decision_fails_path():
-    ok, bad = L.scaling_decision({"A5": {"m": (0.3, 0.05), "dist": (0.0, 0.05)}}, 4.0)
-    assert not ok and "log m" in bad[0]
-    ok, bad = L.scaling_decision({"A6": {"dist": (-0.3, 0.05)}}, 4.0)  # ratio grows as dist -> 0
-    assert not ok
-    assert L.scaling_decision({"A6": {"m": (-0.3, 0.05), "dist": (0.3, 0.05)}}, 4.0)[0]
+def _statuses(parts):
+    return [d["status"] for d in parts]
+
+
+def test_scaling_decisions_use_the_kit():
+    parts = L.scaling_decisions({"A5": {"m": (0.3, 0.05), "dist": (0.0, 0.05)}}, 4)
+    assert _statuses(parts) == [REFUTED, HOLDS] and "log m" in parts[0]["evidence"]
+    assert _statuses(L.scaling_decisions({"A6": {"dist": (-0.3, 0.05)}}, 4)) == [REFUTED]  # grows as dist -> 0
+    assert _statuses(L.scaling_decisions({"A6": {"m": (-0.3, 0.05), "dist": (0.3, 0.05)}}, 4)) == [HOLDS, HOLDS]
+    assert all(d["margin"] is not None for d in parts)
 
 
 def test_fit_log_ratio_recovers_a_slope():
@@ -166,18 +171,18 @@ def test_terminal_exponent_and_zero_mean_decision():
     lo, hi = np.exp(0.05 * g.standard_normal(400)), 4 ** -0.5 * np.exp(0.05 * g.standard_normal(400))
     b, se = L.terminal_exponent(lo, hi, 512, 2048)
     assert abs(b + 0.5) < 5 * se
-    assert L.zero_mean_decision(b, se, 4.0) == (True, True)  # decays like n^-1/2: both forms hold
-    assert L.zero_mean_decision(-0.05, 0.01, 4.0) == (False, True)  # plateau: printed fails
-    assert L.zero_mean_decision(0.2, 0.01, 4.0) == (False, False)  # growing: corrected fails too
+    assert _statuses(L.zero_mean_decisions(b, se)) == [HOLDS, HOLDS]  # decays like n^-1/2: both forms hold
+    assert _statuses(L.zero_mean_decisions(-0.05, 0.01)) == [REFUTED, HOLDS]  # plateau: printed fails
+    assert _statuses(L.zero_mean_decisions(0.2, 0.01)) == [REFUTED, REFUTED]  # growing: corrected fails too
     rows = [(dict(L.SCALING_BASE, m=m), np.full(5, 1.0) * (m / 100) ** 0.3 + 1e-3 * np.arange(5))
             for m in L.SCALING_LEVELS["m"]]
-    ok, bad = L.scaling_decision({"A6": L.terminal_slopes(rows, ("m",))}, 4.0)
-    assert not ok  # ratio growing like m^0.3: the printed m^-1/2 is wrong
+    parts = L.scaling_decisions({"A6": L.terminal_slopes(rows, ("m",))}, 4)
+    assert _statuses(parts) == [REFUTED]  # ratio growing like m^0.3: the printed m^-1/2 is wrong
 
 
 def test_sigma_decision_and_exponent():
-    assert not L.sigma_decision({"q": (1.0, 0.01)}, 2, 4.0)
-    assert L.sigma_decision({"q": (1.0, 0.01)}, 1, 4.0)
+    assert L.sigma_decision({"q": (1.0, 0.01)}, 2)["status"] == REFUTED
+    assert L.sigma_decision({"q": (1.0, 0.01)}, 1)["status"] == HOLDS
     g = np.random.default_rng(1)
     sig = np.array(L.SIGMAS)
     samples = [s * np.exp(0.1 * g.standard_normal(200)) for s in sig]
@@ -191,14 +196,21 @@ def test_scaling_claim_holds_on_real_numbers():
 
 
 def test_sigma_claim_is_erratum_and_fails_if_corrected_form_breaks(monkeypatch):
-    assert L._sigma(False, 0)["status"] == ERRATUM
-    # bug: the corrected form read with sigma^2 as well -> the referee rejects it -> fails
-    monkeypatch.setattr(L, "sigma_decision", lambda ex, p, zc: not any((2 - b) / se > zc for b, se in ex.values()))
-    assert L._sigma(False, 0)["status"] == FAILS
+    out = L._sigma(False, 0)
+    assert out["status"] == ERRATUM and out["root_cause"] == "sigma-for-sigma2" and out["referee"]
+    # bug: the corrected form read with sigma^2 as well -> the referee rejects it -> refuted
+    orig = L.sigma_decision
+    monkeypatch.setattr(L, "sigma_decision", lambda ex, p, tests=4: orig(ex, 2, tests))
+    assert L._sigma(False, 0)["status"] == REFUTED
 
 
-def test_a10_zero_mean_claim_is_erratum_and_fails_without_the_bias_term(monkeypatch):
-    assert L._a10_zero_mean(False, 0)["status"] == ERRATUM
+def test_a10_zero_mean_claim_is_refuted_and_names_its_root_cause(monkeypatch):
+    # (101)'s zero-mean step is invalid (q_i, w_i^+ depend on X_i): the printed (95) is refuted, not a typo; the
+    # bound with the extra term c k dist/m holds and is reported
+    out = L._a10_zero_mean(False, 0)
+    assert out["status"] == REFUTED and out["observed"]["corrected"]["decision"] == HOLDS
+    v = get_claim("srpfl.lemA10.zero-mean").evaluate(full=False)
+    assert v.status == REFUTED and v.root_cause == "lema10-dependent-mean"
     import dataclasses
 
     orig = L.lemma_draws

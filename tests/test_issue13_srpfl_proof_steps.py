@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from fedtheory.claims import ERRATUM, FAILS, HOLDS
+from fedtheory.claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE, REFUTED
 from fedtheory.linalg import principal_angle_distance
 from fedtheory.representation import client_diversity, fedrep_round, make_heads
 
@@ -26,30 +26,23 @@ def _fresh_table():
 
 
 # ----------------------------------------------------------------------------- helpers
-def test_count_verdict_paths():
-    assert ps.count_verdict({"a": 0, "b": 0}, 10, "x")["status"] == HOLDS
-    out = ps.count_verdict({"a": 0, "b": 2}, 10, "x")
-    assert out["status"] == FAILS and "b: 2 of 10" in out["evidence"]
+def test_scaling_bounds_directions_use_the_kit():
+    # a slope significantly above the bound's exponent for d -> infinity is refuted; below is fine
+    (d,) = ps.scaling_bounds({"d": (0.9, 0.05)}, {"d": 0.5}, 1)
+    assert d["status"] == REFUTED and d["margin"]["tightness"] == "violated"
+    assert ps.scaling_bounds({"d": (0.2, 0.05)}, {"d": 0.5}, 1)[0]["status"] == HOLDS
+    # sigma -> 0: a slope significantly below the exponent is refuted (sigma^1 term vs a sigma^2 bound)
+    assert ps.scaling_bounds({"sigma->0": (1.0, 0.01)}, {"sigma->0": 2}, 1)[0]["status"] == REFUTED
+    assert ps.scaling_bounds({"sigma->0": (1.0, 0.01)}, {"sigma->0": 1}, 1)[0]["status"] == HOLDS
+
+
+def test_trend_decision_is_the_kits_direction_test():
+    assert ps.trend_decision(-0.5, 0.05)["status"] == HOLDS
+    assert ps.trend_decision(0.3, 0.05)["status"] == REFUTED
+    v = ps.trend_decision(-0.1, 0.05, n=40)
+    assert v["status"] == INCONCLUSIVE and v["power"]["needed"] >= 2 and "power 0.8" in v["power"]["statement"]
     with pytest.raises(ValueError):
-        ps.count_verdict({"a": 1}, 0, "x")
-
-
-def test_scaling_ok_directions():
-    # a slope significantly above the bound's exponent for d -> infinity fails; below is fine
-    ok, z = ps.scaling_ok({"d": (0.9, 0.05)}, {"d": 0.5}, 4.0)
-    assert not ok and z["d"] == pytest.approx(8.0)
-    assert ps.scaling_ok({"d": (0.2, 0.05)}, {"d": 0.5}, 4.0)[0]
-    # sigma -> 0: a slope significantly below the exponent fails (sigma^1 term vs a sigma^2 bound)
-    assert not ps.scaling_ok({"sigma->0": (1.0, 0.01)}, {"sigma->0": 2}, 4.0)[0]
-    assert ps.scaling_ok({"sigma->0": (1.0, 0.01)}, {"sigma->0": 1}, 4.0)[0]
-
-
-def test_trend_decision():
-    assert ps.trend_decision(-0.5, 0.05, 3.7) == "falls"
-    assert ps.trend_decision(0.3, 0.05, 3.7) == "grows"
-    assert ps.trend_decision(-0.1, 0.05, 3.7) == "undecided"
-    with pytest.raises(ValueError):
-        ps.trend_decision(-0.5, 0.0, 3.7)
+        ps.trend_decision(-0.5, 0.0)
 
 
 def test_t_claim_fails_when_the_endpoint_ratio_grows_with_m(monkeypatch):
@@ -57,7 +50,7 @@ def test_t_claim_fails_when_the_endpoint_ratio_grows_with_m(monkeypatch):
     _patch_table(monkeypatch, lambda T: T.update(T23=T["T23"] * T["m"] ** 2, F_fro=T["F_fro"] * T["m"],
                                                  G_fro=T["G_fro"] * T["m"]))
     out = ps._t23(full=False, seed=0)
-    assert out["status"] == FAILS and out["observed"]["trend"] == "grows"
+    assert out["status"] == REFUTED and out["observed"]["endpoint_ratio_slope_in_log_m"][0] > 0
     assert out["observed"]["violations_(171)"] == 0
 
 
@@ -172,6 +165,7 @@ REAL = {"_wplus": HOLDS, "_a1": HOLDS, "_a2": ERRATUM, "_r2": ERRATUM, "_r3": ER
 def test_real_numbers(name):
     out = getattr(ps, name)(full=False, seed=0)
     assert out["status"] == REAL[name], out["evidence"]
+    assert out["margin"] is not None and "detects" in out  # decided through the kit
 
 
 # ----------------------------------------------------------------------------- fails paths
@@ -230,12 +224,13 @@ def _f_r193(mp):
 
 
 def _f_cor_a3(mp):  # bug: the corrected form evaluated without G
-    mp.setattr(f"{M}.cor_a3_residuals", lambda *a: (math.inf, 0.05))
+    mp.setattr(f"{M}.cor_a3_residuals", lambda *a: (0.5, 0.05))
 
 
 def _f_eq32(mp):  # bug: the referee expands -k(12k sqrt(L) + 1)^2 (sign slip)
     orig = ps.eq32_check
-    mp.setattr(f"{M}.eq32_check", lambda: {**orig(), "corrected_symbolic_difference": "-48*k**2*sqrt(L)"})
+    mp.setattr(f"{M}.eq32_check", lambda: {**orig(), "corrected_symbolic_difference": "-48*k**2*sqrt(L)",
+                                           "corrected_max_grid_difference": 48.0})
 
 
 def _f_remb4(mp):  # bug: the bottom-k eigenvectors instead of the top-k
@@ -270,3 +265,13 @@ def test_fails_path(claim_id, monkeypatch):
     FAILS_PATHS_PROOF_STEPS[claim_id](monkeypatch)
     out = getattr(ps, _FUNCS[claim_id])(full=False, seed=0)
     assert out["status"] == FAILS, out["evidence"]
+
+
+def test_sigma_errata_share_one_root_cause():
+    from fedtheory import get_claim
+
+    ids = ("srpfl.eq137.A2-sigma", "srpfl.eq185.R2-sigma", "srpfl.eq190.R3-sigma", "srpfl.lemA7-A9.sigma-scaling",
+           "srpfl.lemA8-A10.sigma-scaling")
+    assert {get_claim(i).root_cause for i in ids} == {"sigma-for-sigma2"}
+    out = ps._a2(full=False, seed=0)
+    assert out["status"] == ERRATUM and out["root_cause"] == "sigma-for-sigma2" and out["referee"]

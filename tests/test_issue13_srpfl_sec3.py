@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
+from fedtheory.claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE
 from fedtheory.representation import make_model
 from fedtheory.representation.algorithms import fedrep_round
 from fedtheory.srpfl import make_speed_model, run_srpfl
@@ -132,26 +132,45 @@ def test_fairness_fails_paths():
     assert sf.decide_fairness(0.2 + small, small / 5, ok_ref)["status"] == FAILS      # loses 20% vs the oracle
     assert sf.decide_fairness(small, 0.2 + small, ok_ref)["status"] == FAILS          # unfair vs participants
     assert sf.decide_fairness(small, small / 5, 0.01 + ok_ref)["status"] == FAILS     # referee disagrees
-    v = sf.decide_fairness(0.05 + 0.02 * g.standard_normal(5), small[:5], ok_ref[:5])
-    assert v["status"] == INCONCLUSIVE and "runs would decide" in v["evidence"]
+    v = sf.decide_fairness(small, small / 5, ok_ref)
+    assert v["margin"] is not None and v["detects"] is not None                       # decided by the kit
 
 
 def test_sample_complexity_fails_paths():
-    assert sf.decide_sample_complexity(2, 64, 10, 64)["status"] == FAILS     # small n0 needs more: d/n0
-    assert sf.decide_sample_complexity(60, 61, 20, 64)["status"] == HOLDS    # n0 irrelevant, N matters: d/N
-    v = sf.decide_sample_complexity(11, 11, 6, 12)
-    assert v["status"] == INCONCLUSIVE and "replicates would decide" in v["evidence"]
+    ones, zeros = np.ones(64), np.zeros(64)
+    few = np.r_[np.ones(2), np.zeros(62)]
+    assert sf.decide_sample_complexity(few, ones, zeros)["status"] == FAILS   # small n0 needs more: d/n0
+    assert sf.decide_sample_complexity(ones, ones, few)["status"] == HOLDS    # n0 irrelevant, N matters: d/N
+    v = sf.decide_sample_complexity(np.ones(8), np.ones(8), np.r_[np.ones(5), np.zeros(3)])
+    assert v["status"] == INCONCLUSIVE and v["power"]["needed"] > 8 and "untied pairs" in v["power"]["unit"]
 
 
 def test_sign_decisions_fail_paths():
-    assert sf.sign_decision(-np.ones(20), "x", 1e-4)["status"] == FAILS
-    assert sf.sign_decision(np.ones(20), "x", 1e-4)["status"] == HOLDS
-    assert sf.sign_decision(np.full(20, -np.inf), "x", 1e-4)["status"] == FAILS   # SRPFL missed the target
-    assert sf.sign_decision(np.full(20, np.nan), "x", 1e-4)["status"] == INCONCLUSIVE  # both missed: ties
-    assert sf.sign_decision(np.full(20, np.inf), "x", 1e-4)["status"] == HOLDS    # FedRep missed it
-    assert sf.sign_decision(np.ones(3), "x", 1e-4)["status"] == INCONCLUSIVE
+    assert sf.sign_decision(-np.ones(20), "x")["status"] == FAILS
+    assert sf.sign_decision(np.ones(20), "x")["status"] == HOLDS
+    assert sf.sign_decision(np.full(20, -np.inf), "x")["status"] == FAILS   # SRPFL missed the target
+    v = sf.sign_decision(np.full(20, np.nan), "x")  # both missed: ties
+    assert v["status"] == INCONCLUSIVE and v["power"]["current"] == 0
+    assert sf.sign_decision(np.full(20, np.inf), "x")["status"] == HOLDS    # FedRep missed it
+    assert sf.sign_decision(np.ones(3), "x")["status"] == INCONCLUSIVE
     v = sf.decide_all({"a": np.ones(20), "b": -np.ones(20)})
-    assert v["status"] == FAILS and "[b: fails]" in v["evidence"]
+    assert v["status"] == FAILS and "b: exact sign test" in v["evidence"]
+    # a paper's experiment on its linear analogue: a refutation reads not-reproduced, naming the analogue
+    v = sf.decide_all({"a": np.ones(20), "b": -np.ones(20)}, analogue="toy analogue")
+    assert v["status"] == "not-reproduced" and v["analogue"] == "toy analogue"
+    v = sf.decide_all({"a": np.ones(1)}, analogue="toy analogue")
+    assert v["status"] == INCONCLUSIVE and v["power"]["needed"] > 1  # one group: kit-computed size
+
+
+def test_fig8_lambda_reading_is_an_erratum_once_decided():
+    from fedtheory import decide
+
+    refuted = sf.decide_all({"a": -np.ones(20)})
+    held = sf.decide_all({"a": np.ones(20)})
+    undecided = sf.decide_all({"a": np.ones(1)})
+    kw = dict(what="x", root_cause="fig8-lambda-reading", referee="r")
+    assert decide.erratum_if_decided(refuted, held, **kw)["status"] == ERRATUM
+    assert decide.erratum_if_decided(refuted, undecided, **kw)["status"] == INCONCLUSIVE
 
 
 def test_lambda_readings():

@@ -1,13 +1,11 @@
 """Helpers shared by the srpfl claim modules."""
 from __future__ import annotations
 
-import math
 from contextlib import contextmanager
 from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
-from fedtheory.claims import FAILS
 from fedtheory.parallel import cached_map
 from fedtheory.random import spawn_seeds
 from fedtheory.srpfl import run_srpfl
@@ -39,7 +37,7 @@ def _runs(full, seed, *, sigma=0.5, record=False, seeds=None, trace=False, **kw)
             runs.append(SimpleNamespace(identities={k[4:]: v for k, v in out.items() if k.startswith("ids_")}))
             defects.append(np.atleast_1d(np.asarray(out["defects"], float)))
             if defects[-1].size and defects[-1].max() > ORTHO_TOL:
-                break  # the precondition is already violated: the caller reports `fails`
+                break  # the precondition is already violated: the caller's bound refutes it
         return runs, p, defects
     for s in spawn_seeds(seed, seeds):
         runs.append(run_srpfl(**p, record_identities=record, seed=s))
@@ -108,21 +106,17 @@ def check_trace(rec, res) -> np.ndarray:
     return np.asarray(rec, float)
 
 
-def orthonormality_precondition(defects, what: str, params=None):
-    """``None`` if every round's ``B_hat`` is orthonormal (to :data:`ORTHO_TOL`); otherwise a
-    ``fails`` verdict: the check relies on Appendix A's orthonormal ``B_hat`` and the run broke it."""
-    worst = max((float(np.max(d)) for d in defects if np.size(d)), default=0.0)
-    if worst <= ORTHO_TOL:
-        return None
+def orthonormality_precondition(defects):
+    """The precondition of the Appendix A round checks (Tziotis et al., TMLR 2023, (16)-(19): the round's input
+    ``B_hat`` is orthonormal) as entries of a one-sided bound: ``(observed, bound, summary)`` with the largest
+    orthonormality defect of each traced run against :data:`ORTHO_TOL`. A claim appends these entries to the
+    entries of its own :func:`fedtheory.decide.bound`, so a run that breaks the precondition refutes it."""
+    worst = np.array([float(np.max(d)) if np.size(d) else 0.0 for d in defects] or [0.0])
     bad = sum(int(np.sum(np.asarray(d) > ORTHO_TOL)) for d in defects)
     total = sum(int(np.size(d)) for d in defects)
-    return dict(status=FAILS, observed={"max_orthonormality_defect": worst, "rounds_not_orthonormal": bad,
-                                        "rounds": total},
-                bound={"orthonormality_tolerance": ORTHO_TOL},
-                evidence=f"precondition violated: {what} relies on an orthonormal B_hat in every round "
-                         f"(Appendix A, (16)-(19)), but {bad} of {total} rounds received a B_hat with "
-                         f"||B^T B - I|| up to {worst:.3g} > {ORTHO_TOL:g}",
-                params=params or {})
+    return worst, np.full(worst.shape, ORTHO_TOL), {"max_orthonormality_defect": float(worst.max()),
+                                                    "rounds_not_orthonormal": bad, "rounds": total,
+                                                    "orthonormality_tolerance": ORTHO_TOL}
 
 
 def _wishart_min_eig(g, reps, n, m, k):
@@ -140,45 +134,11 @@ def _grid():
             for c in (0.0, 10.0, 100.0) for ch in (1.05, 1.2, 1.35)]
 
 
-def z_crit(level: float, tests: int = 1, two_sided: bool = False) -> float:
-    """Normal critical value at ``level`` with a Bonferroni correction over ``tests`` tests."""
-    from scipy import stats
+def relative_identity(errors, tol: float, *, what: str, **kw) -> dict:
+    """An identity checked through its relative errors ``e = |observed - expected| / |expected|``: the kit's
+    :func:`fedtheory.decide.identity` of ``1 + e`` against 1 with ``rtol=tol`` (the same condition, ``e <= tol``),
+    so that its ``detects`` is the relative change ``tol`` of the identity's value that would fail it."""
+    from fedtheory import decide
 
-    return float(stats.norm.isf(level / tests / (2 if two_sided else 1)))
-
-
-def sign_test(below: int, above: int) -> tuple[float, float]:
-    """Exact one-sided sign-test p-values ``(p_below, p_above)`` of H0: P(below) = 1/2 (ties dropped):
-    ``p_below`` is small when significantly more outcomes fall below, ``p_above`` when above."""
-    from scipy import stats
-
-    n = below + above
-    if n == 0:
-        return 1.0, 1.0
-    return (float(stats.binomtest(below, n, 0.5, alternative="greater").pvalue),
-            float(stats.binomtest(above, n, 0.5, alternative="greater").pvalue))
-
-
-def mann_whitney(x, y) -> tuple[float, float, float]:
-    """Exact one-sided Mann-Whitney p-values ``(p_less, p_greater, auc)`` for ``x`` vs ``y``:
-    ``p_less`` is small when ``x`` is stochastically smaller than ``y``; ``auc = P(X < Y) + P(X = Y)/2``."""
-    from scipy import stats
-
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    if x.size == 0 or y.size == 0:
-        return 1.0, 1.0, 0.5
-    lo = float(stats.mannwhitneyu(x, y, alternative="less", method="exact").pvalue)
-    hi = float(stats.mannwhitneyu(x, y, alternative="greater", method="exact").pvalue)
-    auc = float(np.mean((x[:, None] < y[None, :]) + 0.5 * (x[:, None] == y[None, :])))
-    return lo, hi, auc
-
-
-def mw_size_needed(auc: float, level: float, power: float = 0.8) -> int | float:
-    """Seeds per group for a one-sided Mann-Whitney test at ``level`` to detect ``auc`` with
-    ``power`` (normal approximation, Var(AUC) = (2n+1)/(12 n^2) ~ 1/(6n) under H0)."""
-    from scipy import stats
-
-    eff = abs(auc - 0.5)
-    if eff == 0:
-        return math.inf
-    return int(math.ceil((stats.norm.isf(level) + stats.norm.isf(1 - power)) ** 2 / (6 * eff ** 2)))
+    e = np.atleast_1d(np.asarray(errors, float))
+    return decide.identity(1.0 + e, np.ones_like(e), rtol=tol, what=what, **kw)

@@ -8,8 +8,9 @@ with the explicit constant of its proof, ratio <= (6(c+1) + 4L)/(log N + 2L). Fo
 O(1/log N): the *speedup* S(N) = E[T_FedRep]/E[T_SRPFL] grows at least linearly in log N ("O(log N) speedup" in
 the text means a speedup of order log N, not a ratio of order log N / N). If S is affine in ln N, S = alpha +
 beta ln N, the explicit bound holds for every large N only if beta >= 1/K_c, K_c = 6(c+1) + 4L. The claims below
-fit beta by OLS (statsmodels) with confidence intervals and compare it with 1/K_c; the log-log exponent of the
-ratio against ln N + 2L (the "slope" reported before, -1.50) is reported alongside.
+fit beta with the decision kit's rate template (:func:`fedtheory.decide.rate`, affine OLS or WLS, statsmodels) and
+compare it with 1/K_c; the log-log exponent of the ratio against ln N + 2L (the "slope" reported before, -1.50) is
+reported alongside (:func:`fedtheory.decide.fit_line`).
 """
 from __future__ import annotations
 
@@ -17,13 +18,11 @@ import math
 from functools import partial
 
 import numpy as np
-from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
+from fedtheory import decide
 from fedtheory.parallel import cached_map
 from fedtheory.random import spawn_seeds
 from fedtheory.srpfl import run_srpfl
 from fedtheory.srpfl.theory import idealised_times
-from .._util import CLAIM_LEVEL
-from ._common import z_crit
 from . import PAPER
 
 #: communication ratios c (C = c/lambda) of the rate claims
@@ -32,7 +31,7 @@ C_VALUES = (0.0, 10.0, 100.0)
 C_HAT, A, N0 = 1.2, 0.05, 4
 #: log2 N of the idealised fits: the brief's range (N = 64..4096) and the asymptotic range the verdict is on
 P_SMALL = tuple(range(6, 13))
-P_ASYMPTOTIC = tuple(range(600, 1001, 100))
+P_ASYMPTOTIC = tuple(range(600, 1001, 25))
 
 
 def theorem49_constant(c: float, c_hat: float) -> float:
@@ -50,53 +49,6 @@ def theorem49_constant(c: float, c_hat: float) -> float:
     if not 1 < c_hat < math.sqrt(2):
         raise ValueError(f"`c_hat` must be in (1, sqrt 2); got c_hat={c_hat!r}")
     return 6 * (c + 1) + 4 * math.log(1 / (c_hat - 1))
-
-
-def ols_line(x, y, level: float, se_y=None) -> dict:
-    """Fit ``y = alpha + beta x`` with statsmodels; two-sided CI of beta at ``level``.
-
-    Without ``se_y``: OLS with the residual variance (t intervals; deterministic data: the CI measures the
-    misfit of the line). With ``se_y`` (the measured standard errors of the y values): WLS with weights
-    ``1/se_y^2`` and the scale fixed at 1 (normal intervals from the known errors), plus the chi-square
-    goodness-of-fit p-value ``gof_p`` of the line. Returns ``beta``, ``se``, ``ci``, ``alpha``, ``n``
-    (and ``gof_p``). Needs at least 3 points.
-    """
-    import statsmodels.api as sm
-    from scipy import stats
-
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    if x.shape != y.shape or x.ndim != 1 or x.size < 3:
-        raise ValueError(f"`x` and `y` must be 1-D of equal length >= 3; got shapes {x.shape}, {y.shape}")
-    if not 0 < level < 1:
-        raise ValueError(f"`level` must be in (0, 1); got {level!r}")
-    X = sm.add_constant(x)
-    if se_y is None:
-        fit = sm.OLS(y, X).fit()
-    else:
-        se_y = np.asarray(se_y, float)
-        if se_y.shape != y.shape or not np.all(se_y > 0):
-            raise ValueError("`se_y` must be positive, one per y value")
-        fit = sm.WLS(y, X, weights=1 / se_y ** 2).fit(cov_type="fixed scale", cov_kwds={"scale": 1.0})
-    lo, hi = fit.conf_int(alpha=level)[1]
-    out = {"beta": float(fit.params[1]), "se": float(fit.bse[1]), "ci": [float(lo), float(hi)],
-           "alpha": float(fit.params[0]), "n": int(x.size)}
-    if se_y is not None:
-        chi2 = float(np.sum(((y - fit.fittedvalues) / se_y) ** 2))
-        out["gof_p"] = float(stats.chi2.sf(chi2, x.size - 2))
-    return out
-
-
-def rate_verdict(fits: dict, K: dict) -> tuple[str, list, list]:
-    """Decide the rate from fitted speedup slopes.
-
-    ``fits[key]`` has the CI ``ci`` of beta (slope of the speedup S against ln N) and ``K[key]`` the
-    theorem's constant K_c. Fails if some CI lies entirely below 1/K_c (the speedup grows significantly more
-    slowly than Theorem 4.9's explicit rate); holds if every CI lies above 1/K_c; inconclusive otherwise.
-    Returns ``(status, failing keys, undecided keys)``.
-    """
-    bad = [k for k, f in fits.items() if f["ci"][1] < 1 / K[k]]
-    open_ = [k for k, f in fits.items() if f["ci"][0] <= 1 / K[k] <= f["ci"][1]]
-    return (FAILS if bad else HOLDS if not open_ else INCONCLUSIVE), bad, open_
 
 
 def _idealised_series(c, ps):
@@ -120,45 +72,41 @@ def _idealised_series(c, ps):
                     "for speeds drawn once per stage or every round and for full or partial participation, which all "
                     "give the same order-statistic means); a=0.05, n0=4, c_hat=1.2, lambda=1, natural log. Reading: "
                     "O(.) is asymptotic in N at fixed c, c_hat; the speedup S = 1/ratio is fitted by OLS as alpha + "
-                    "beta ln N and the verdict is on N = 2^600..2^1000 (log2 N in steps of 100; order-statistic means accurate to "
-                    "1e-15 there), where the form has set in: fails if for some c the CI of beta (level CLAIM_LEVEL, "
-                    "Bonferroni over the 3 c) lies below 1/K_c, K_c = 6(c+1)+4L; holds if every CI lies above it. The "
+                    "beta ln N (the kit's rate template, affine OLS, one-sided: beta >= 1/K_c) and the verdict is on N = 2^600..2^1000 (log2 N in steps of 25; order-statistic means accurate to "
+                    "1e-15 there), where the form has set in: refuted if for some c the CI of beta (Bonferroni over the 3 c) lies "
+                    "below 1/K_c, K_c = 6(c+1)+4L; holds if no CI does and every CI resolves 1/(2 K_c). The "
                     "fits on N = 2^6..2^12 (and the log-log exponent of the ratio against ln N + 2L) are reported, not "
                     "decided: (256) is above 1 (vacuous) there for every c")
 def _rate(full: bool, seed):
-    level = CLAIM_LEVEL / len(C_VALUES)
     L = math.log(1 / (C_HAT - 1))
-    fits, small, K, series = {}, {}, {}, {}
+    parts, small, K, series = [], {}, {}, {}
     for c in C_VALUES:
         key = f"c={c:g}"
         K[key] = theorem49_constant(c, C_HAT)
         big = _idealised_series(c, P_ASYMPTOTIC)
         sm_ = _idealised_series(c, P_SMALL)
-        fits[key] = ols_line(big["lnN"], 1 / big["ratio"], level)
-        s_fit = ols_line(sm_["lnN"], 1 / sm_["ratio"], level)
-        g_fit = ols_line(np.log(sm_["lnN"] + 2 * L), np.log(sm_["ratio"]), level)
+        parts.append(decide.rate(big["lnN"], 1 / big["ratio"], claimed=1 / K[key], model="affine", alternative="greater",
+                                 tests=len(C_VALUES), unit="N grids", what=f"{key}: speedup slope in ln N (N=2^600..2^1000)"))
+        s_fit = decide.fit_line(sm_["lnN"], 1 / sm_["ratio"], model="affine")
+        g_fit = decide.fit_line(sm_["lnN"] + 2 * L, sm_["ratio"], model="loglog")
         small[key] = {"speedup_slope": s_fit, "loglog_exponent": g_fit}
         series[key] = {"ratio_N64..4096": sm_["ratio"].round(5).tolist(),
                        "ratio_x_(lnN+2L)_asymptotic": big["P"].round(4).tolist()}
-    status, bad, open_ = rate_verdict(fits, K)
-    lines = [f"{k}: beta {f['beta']:.4g} CI [{f['ci'][0]:.4g}, {f['ci'][1]:.4g}] vs 1/K_c {1 / K[k]:.4g}; "
-             f"ratio (ln N + 2L) at N=2^600..2^1000: {series[k]['ratio_x_(lnN+2L)_asymptotic'][0]:.3g} -> "
+    lines = [f"{k}: ratio (ln N + 2L) at N=2^600..2^1000: {series[k]['ratio_x_(lnN+2L)_asymptotic'][0]:.3g} -> "
              f"{series[k]['ratio_x_(lnN+2L)_asymptotic'][-1]:.3g} (<= K_c = {K[k]:.4g}); N=64..4096: ratio "
              f"{series[k]['ratio_N64..4096'][0]:.3f} -> {series[k]['ratio_N64..4096'][-1]:.3f}, speedup slope "
-             f"{small[k]['speedup_slope']['beta']:.4g} CI [{small[k]['speedup_slope']['ci'][0]:.3g}, "
+             f"{small[k]['speedup_slope']['slope']:.4g} CI [{small[k]['speedup_slope']['ci'][0]:.3g}, "
              f"{small[k]['speedup_slope']['ci'][1]:.3g}], log-log exponent "
-             f"{small[k]['loglog_exponent']['beta']:.2f} CI [{small[k]['loglog_exponent']['ci'][0]:.2f}, "
-             f"{small[k]['loglog_exponent']['ci'][1]:.2f}]" for k, f in fits.items()]
-    ev = ("idealised speedup S = E[T_FedRep]/E[T_SRPFL], OLS S = alpha + beta ln N (CI level "
-          f"{level:.2g}): " + "; ".join(lines))
-    if status == INCONCLUSIVE:
-        ev += f"; undecided for {open_}: the CI straddles 1/K_c; extend the N range beyond 2^1000 (not representable)"
-    return dict(status=status,
-                observed={"asymptotic_fits": fits, "fits_N64_4096": small, "series": series},
-                bound={"beta_min_1_over_K": {k: 1 / v for k, v in K.items()}},
-                evidence=ev,
-                params={"a": A, "n0": N0, "c_hat": C_HAT, "c": list(C_VALUES), "log2N_asymptotic":
-                        [P_ASYMPTOTIC[0], P_ASYMPTOTIC[-1]], "log2N_small": [P_SMALL[0], P_SMALL[-1]]})
+             f"{small[k]['loglog_exponent']['slope']:.2f} CI [{small[k]['loglog_exponent']['ci'][0]:.2f}, "
+             f"{small[k]['loglog_exponent']['ci'][1]:.2f}]" for k in K]
+    out = decide.combine(parts, what="idealised speedup S = E[T_FedRep]/E[T_SRPFL], affine fit S = alpha + beta ln N",
+                         observed={"asymptotic_fits": {k: p["observed"] for k, p in zip(K, parts)},
+                                   "fits_N64_4096": small, "series": series},
+                         bound={"beta_min_1_over_K": {k: 1 / v for k, v in K.items()}},
+                         params={"a": A, "n0": N0, "c_hat": C_HAT, "c": list(C_VALUES), "log2N_asymptotic":
+                                 [P_ASYMPTOTIC[0], P_ASYMPTOTIC[-1]], "log2N_small": [P_SMALL[0], P_SMALL[-1]]})
+    out["evidence"] += "; reported: " + "; ".join(lines)
+    return out
 
 
 # ----------------------------------------------------------------------------- exact runs
@@ -237,8 +185,8 @@ def speedup_and_se(ts, tf):
                     "participation; quick: fixed/full, N in {16,32,64}, 2 replicates; full: all four, N in "
                     "{16, 64, 256, 1024, 4096}, 20 replicates. Speedup = ratio of replicate means (delta-method SE); WLS of the "
                     "speedup on ln N with the measured SEs (statsmodels, normal intervals, chi-square goodness of fit "
-                    "reported); decided on c in {0, 10}: fails if a CI of the slope (level CLAIM_LEVEL, Bonferroni over "
-                    "configurations x 3 c) lies below 1/K_c (K_c = 6(c+1)+4 ln(1/(c_hat-1))), holds if all lie above; "
+                    "reported); decided on c in {0, 10} by the kit's rate template: refuted if a CI of the slope (Bonferroni over "
+                    "configurations x 3 c) lies below 1/K_c (K_c = 6(c+1)+4 ln(1/(c_hat-1))), holds if none does and every interval resolves 1/(2 K_c), else inconclusive with the sweeps needed; "
                     "c = 100 reported only (the idealised speedup slope over N <= 4096 is itself below 1/K_100: the "
                     "asymptotic rate is not visible at these N); "
                     "a replicate that misses the target makes its N undecided")
@@ -250,8 +198,8 @@ def _rate_exact(full: bool, seed):
     res = cached_map(func, tasks, namespace="srpfl.thm4.9.rate-exact",
                      params={"model": EXACT_MODEL, "stage_len": STAGE_LEN, "final": final_rounds, "tail": TAIL,
                              "reps": reps})
-    level = CLAIM_LEVEL / (len(configs) * len(C_VALUES))
-    fits, K, table, missed = {}, {}, {}, []
+    tests = len(configs) * len(C_VALUES)
+    parts, fits, K, table, missed = [], {}, {}, {}, []
     for (sp, mult) in configs:
         for c in C_VALUES:
             key = f"{sp},M={mult}N,c={c:g}"
@@ -261,7 +209,6 @@ def _rate_exact(full: bool, seed):
                 if (sp2, m2) != (sp, mult):
                     continue
                 floors = replicate_floors(r["dist_s"], r["dist_f"], TAIL)
-                floor = float(np.mean(floors))
                 target = EXACT_C_HAT * floors
                 ts = hit_times(r["dist_s"], r["clock_s"], target, c)
                 tf = hit_times(r["dist_f"], r["clock_f"], target, c)
@@ -269,30 +216,31 @@ def _rate_exact(full: bool, seed):
                     missed.append((key, N))
                     continue
                 S, se = speedup_and_se(ts, tf)
-                rows.append((N, S, se, floor))
-            table[key] = [{"N": N, "speedup": S, "se": se, "floor": fl} for N, S, se, fl in rows]
-            if len(rows) >= 3:
-                x = np.log([r[0] for r in rows])
-                S_ = np.array([r[1] for r in rows])
-                se_ = np.array([max(r[2], 1e-12) for r in rows])
-                fits[key] = ols_line(x, S_, level, se_y=se_)
-    decided = {k: f for k, f in fits.items() if float(k.rsplit("c=", 1)[1]) in EXACT_DECIDED_C}
-    status, bad, open_ = rate_verdict(decided, K)
-    if missed or len(decided) < len(configs) * len(EXACT_DECIDED_C):
-        status = FAILS if bad else INCONCLUSIVE
-    ev = "; ".join(f"{k}{'' if k in decided else ' (reported only)'}: beta {f['beta']:.4g} CI [{f['ci'][0]:.3g}, "
-                   f"{f['ci'][1]:.3g}] vs 1/K_c {1 / K[k]:.4g} (line fit p {f['gof_p']:.2g}), speedups "
-                   + ", ".join(f"N={t['N']}: {t['speedup']:.3f}+-{t['se']:.2g}" for t in table[k])
-                   for k, f in fits.items())
-    if status == INCONCLUSIVE:
-        z = z_crit(level, 1, two_sided=True) + z_crit(0.2)  # level and power 0.8
-        ratios = [f["se"] / abs(f["beta"] - 1 / K[k]) for k, f in fits.items() if k in open_ and f["beta"] != 1 / K[k]]
-        need = (f"about {math.ceil(reps * (z * max(ratios)) ** 2)} replicates per N would separate them with power "
-                "0.8 (SE scales as 1/sqrt(replicates)), or more N values" if ratios else "more N values")
-        ev += (f"; undecided ({open_}{', missed target at ' + str(missed) if missed else ''}): the CI of beta "
-               f"straddles 1/K_c; {need}")
-    return dict(status=status, observed={"fits": fits, "speedups": table, "missed": missed},
-                bound={"beta_min_1_over_K": {k: 1 / v for k, v in K.items()}},
-                evidence=f"exact runs, WLS of speedup on ln N (CI level {level:.2g}): " + ev,
-                params={**EXACT_MODEL, "N": list(Ns), "replicates": reps, "configs": [list(c) for c in configs],
-                        "c_hat": EXACT_C_HAT, "stage_len": STAGE_LEN, "final_rounds": final_rounds})
+                rows.append((N, S, se, float(np.mean(floors))))
+            table[key] = [{"N": N, "speedup": S, "se": se if math.isfinite(se) else None, "floor": fl}
+                          for N, S, se, fl in rows]
+            x = np.log([r[0] for r in rows])
+            S_ = np.array([r[1] for r in rows])
+            se_ = np.array([min(max(r[2], 1e-12), 1e12) for r in rows])
+            fit = len(rows) >= 3  # a line needs 3 N values reaching the target
+            if fit:
+                fits[key] = decide.fit_line(x, S_, se=se_, model="affine")
+            if c in EXACT_DECIDED_C:
+                parts.append(decide.premised(
+                    lambda x=x, S_=S_, se_=se_, key=key: decide.rate(
+                        x, S_, se=se_, claimed=1 / K[key], model="affine", alternative="greater", tests=tests,
+                        unit="replicated sweeps over N", what=f"{key}: speedup slope in ln N (N={[r[0] for r in rows]})"),
+                    held=int(fit), trials=1, what=f"{key}: {len(rows)} N values reach the target",
+                    unit="sweeps with >= 3 N values reaching the target"))
+    ev = "; ".join(f"{k}{'' if float(k.rsplit('c=', 1)[1]) in EXACT_DECIDED_C else ' (reported only)'}: beta "
+                   f"{f['slope']:.4g} CI [{f['ci'][0]:.3g}, {f['ci'][1]:.3g}] vs 1/K_c {1 / K[k]:.4g}, speedups "
+                   + ", ".join(f"N={t['N']}: {t['speedup']:.3f}+-{t['se'] if t['se'] is not None else 'inf'}"
+                               for t in table[k]) for k, f in fits.items())
+    out = decide.combine(parts, what="exact runs, WLS of speedup on ln N" + (f", missed target at {missed}" if missed
+                                                                             else ""),
+                         observed={"fits": fits, "speedups": table, "missed": missed},
+                         bound={"beta_min_1_over_K": {k: 1 / v for k, v in K.items()}},
+                         params={**EXACT_MODEL, "N": list(Ns), "replicates": reps, "configs": [list(c) for c in configs],
+                                 "c_hat": EXACT_C_HAT, "stage_len": STAGE_LEN, "final_rounds": final_rounds})
+    out["evidence"] += "; reported: " + ev
+    return out

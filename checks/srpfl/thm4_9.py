@@ -5,15 +5,17 @@ import math
 from functools import partial
 
 import numpy as np
-from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
+from fedtheory import decide
 from fedtheory.montecarlo import mc_mean
 from fedtheory.parallel import cached_map
 from fedtheory.random import spawn_seeds
 from fedtheory.srpfl import (expected_order_statistic, fedrep_rounds_exact, idealised_wallclock, run_srpfl,
                              theorem49_ratio_bound)
-from .._util import CLAIM_LEVEL, binomial_trials_needed
-from ._common import mann_whitney, mw_size_needed, sign_test, z_crit
 from . import PAPER
+
+
+#: the relative step by which a ratio must fall or rise to count as strictly monotone
+STRICT = 1e-9
 
 
 @PAPER.claim("srpfl.thm4.9.ratio", "Theorem 4.9 [arXiv: Theorem 4.6], eq. (256)",
@@ -35,21 +37,25 @@ def _thm49(full: bool, seed):
     rch = np.array([ratio(1024, 0.0, ch) for ch in (1.35, 1.2, 1.05, 1.01)])
     bnd = np.array([theorem49_ratio_bound(N, 1.2) for N in Ns])
     slope = float(np.polyfit(np.log(np.log(Ns)), np.log(rN), 1)[0])
-    ok = (bool(np.all(rN <= bnd)) and bool(np.all(np.diff(rN) < 0)) and bool(np.all(np.diff(rc) > 0))
-          and bool(np.all(np.diff(rch) > 0)) and rc[-1] < 1)
     vac = [N for N, b, r in zip(Ns, bnd, rN) if b > 1 > r]
-    return dict(status=HOLDS if ok else FAILS,
-                observed={"ratio_vs_N": dict(zip(map(str, Ns), rN.tolist())),
-                          "ratio_vs_c(0,10,100)": rc.tolist(),
-                          "ratio_vs_c_hat(1.35,1.2,1.05,1.01)": rch.tolist(),
-                          "loglog_slope_vs_logN": slope},
-                bound={"explicit_bound_vs_N": dict(zip(map(str, Ns), bnd.tolist()))},
-                evidence=f"idealised ratio (a={a}, c=0, c_hat=1.2, n0=4) at N={Ns}: "
-                         f"{', '.join(f'{v:.3f}' for v in rN)} (slope vs log N in log-log {slope:.2f}); "
-                         f"explicit bound {', '.join(f'{v:.3f}' for v in bnd)} (> 1, vacuous, at N={vac}); "
-                         f"vs c=0,10,100 at N=1024: {', '.join(f'{v:.3f}' for v in rc)}; vs c_hat -> 1: "
-                         f"{', '.join(f'{v:.3f}' for v in rch)}",
-                params={"a": a, "n0": 4, "N": Ns, "lam": 1.0})
+    return decide.combine(
+        [decide.bound(rN, bnd, of="constant of (256)", what=f"idealised ratio (a={a}, c=0, c_hat=1.2, n0=4) at "
+                                                          f"N={Ns} <= the explicit bound (256) (> 1, vacuous, at N={vac})"),
+         # strictly: by a relative step of at least STRICT
+         decide.bound(rN[1:], rN[:-1] * (1 - STRICT), of="ratio at the smaller N", what="the ratio falls in N"),
+         decide.bound(rc[:-1], rc[1:] * (1 - STRICT), of="ratio at the larger c", what="the ratio rises in c in "
+                                                                                       "(0, 10, 100)"),
+         decide.bound(rc[-1], 1.0 - STRICT, of="1", what="the ratio stays below 1 at c = 100"),
+         decide.bound(rch[:-1], rch[1:] * (1 - STRICT), of="ratio at the smaller c_hat",
+                      what="the ratio rises as c_hat -> 1")],
+        what=f"Theorem 4.9 ratio: {', '.join(f'{v:.3f}' for v in rN)} vs (256) {', '.join(f'{v:.3f}' for v in bnd)} "
+             f"(slope vs log N in log-log {slope:.2f}); vs c=0,10,100 at N=1024: {', '.join(f'{v:.3f}' for v in rc)}; "
+             f"vs c_hat -> 1: {', '.join(f'{v:.3f}' for v in rch)}",
+        observed={"ratio_vs_N": dict(zip(map(str, Ns), rN.tolist())), "ratio_vs_c(0,10,100)": rc.tolist(),
+                  "ratio_vs_c_hat(1.35,1.2,1.05,1.01)": rch.tolist(), "loglog_slope_vs_logN": slope,
+                  "ratio_over_bound_max": float(np.max(rN / bnd))},
+        bound={"explicit_bound_vs_N": dict(zip(map(str, Ns), bnd.tolist()))},
+        params={"a": a, "n0": 4, "N": Ns, "lam": 1.0})
 
 
 #: Monte Carlo replications (quick, full) of the simulated wall-clock claim
@@ -88,18 +94,14 @@ def _simulated(full: bool, seed):
     s1, s2 = spawn_seeds(seed, 2)
     e1 = mc_mean(sampler(False), reps, s1, chunk=250)
     e2 = mc_mean(sampler(True), reps, s2, chunk=250)
-    z = [float(e.z_score(exact)) for e in (e1, e2)]
-    crit = z_crit(CLAIM_LEVEL, 2, two_sided=True)
-    ok = max(abs(v) for v in z) <= crit
-    return dict(status=HOLDS if ok else FAILS,
-                observed={"per_stage": [e1.mean, e1.ci_low, e1.ci_high],
-                          "per_round": [e2.mean, e2.ci_low, e2.ci_high], "z": z},
-                bound=exact,
-                evidence=f"N={N}, n0={n0}, a={a}, c={c}, c_hat={ch}; rounds per stage {per_stage}: exact "
-                         f"{exact:.2f}; MC per-stage draws {e1.summary()}; per-round draws {e2.summary()}; "
-                         f"|z| = {abs(z[0]):.2f}, {abs(z[1]):.2f} vs critical {crit:.2f} (level {CLAIM_LEVEL:g}, "
-                         f"Bonferroni over 2)",
-                params={"N": N, "n0": n0, "a": a, "c": c, "c_hat": ch, "reps": reps})
+    return decide.combine(
+        [decide.agreement(e1, exact, tests=2, what="times drawn once per stage"),
+         decide.agreement(e2, exact, tests=2, what="times redrawn every round")],
+        what=f"N={N}, n0={n0}, a={a}, c={c}, c_hat={ch}; rounds per stage {per_stage}: exact {exact:.2f}; MC "
+             f"per-stage draws {e1.summary()}; per-round draws {e2.summary()}",
+        observed={"per_stage": [e1.mean, e1.ci_low, e1.ci_high], "per_round": [e2.mean, e2.ci_low, e2.ci_high],
+                  "z": [float(e.z_score(exact)) for e in (e1, e2)]},
+        bound=exact, params={"N": N, "n0": n0, "a": a, "c": c, "c_hat": ch, "reps": reps})
 
 
 #: N values and seeds per N of the real-runs claim (quick, full): a contradiction must reach the claim level
@@ -138,8 +140,9 @@ def _time_ratios_task(task, seeds, target):
                     "(full: also 256); 'less time' read as: the time ratio SRPFL/FedRep is below 1 on more than half "
                     "of the seeds (exact one-sided sign test at each N), 'larger gain for larger N' as: the ratios at "
                     "the larger N are stochastically smaller (exact one-sided Mann-Whitney test for consecutive N); "
-                    "holds when every test is significant at the claim level (intersection-union), fails when any "
-                    "test in the opposite direction is significant at the claim level / number of tests (Bonferroni)")
+                    "holds when every test is significant in the claimed direction, refuted when any "
+                    "test in the opposite direction is significant (the kit's ordering, both directions at the claim level / (2 x number "
+                    "of tests), Bonferroni)")
 def _real(full: bool, seed):
     Ns, seeds = REAL_GRID[bool(full)]
     target = 0.05
@@ -148,42 +151,25 @@ def _real(full: bool, seed):
         partial(_time_ratios_task, seeds=seeds, target=target), list(zip(Ns, spawn_seeds(seed, len(Ns)))),
         namespace="srpfl.thm4.9.real-runs", params={"seeds": seeds, "target": target, "stage": STAGE_LENGTH}))))
     n_tests = len(Ns) + len(Ns) - 1
-    tests, lines, support, contra, need = [], [], True, False, []
-    for N, r in out.items():
-        below, above = int(np.sum(r < 1)), int(np.sum(r > 1))  # NaN (neither run reached the target): tie
-        p_lo, p_hi = sign_test(below, above)
-        tests.append({"test": f"ratio<1 at N={N}", "below": below, "above": above, "p_support": p_lo,
-                      "p_contra": p_hi})
-        support &= p_lo < CLAIM_LEVEL
-        contra |= p_hi < CLAIM_LEVEL / n_tests
-        lines.append(f"N={N}: median {np.nanmedian(r):.3f}, {below} of {below + above} below 1 (sign test p "
-                     f"{p_lo:.2g})")
-        if p_lo >= CLAIM_LEVEL:
-            frac = below / max(1, below + above)
-            need.append(f"N={N}: {binomial_trials_needed(0.5, frac)} seeds" if frac > 0.5 else
-                        f"N={N}: no majority below 1")
-    for N1, N2 in zip(Ns, Ns[1:]):
+    parts = []
+    for N, r in out.items():  # ratio < 1 on more than half of the seeds; NaN (neither reached the target): tie
+        sgn = np.nan_to_num(np.sign(1 - r), nan=0.0)
+        parts.append(decide.ordering(np.zeros_like(sgn), sgn, expect="less", paired=True, tests=n_tests,
+                                     what=f"N={N}: time ratio < 1 (median {np.nanmedian(r):.3f})"))
+    for N1, N2 in zip(Ns, Ns[1:]):  # the larger N's ratios stochastically smaller (ranks: inf is the largest)
         x, y = out[N2][~np.isnan(out[N2])], out[N1][~np.isnan(out[N1])]
-        p_lo, p_hi, auc = mann_whitney(x, y)
-        tests.append({"test": f"ratio(N={N2}) < ratio(N={N1})", "auc": auc, "p_support": p_lo, "p_contra": p_hi})
-        support &= p_lo < CLAIM_LEVEL
-        contra |= p_hi < CLAIM_LEVEL / n_tests
-        lines.append(f"N={N2} vs {N1}: P(smaller) {auc:.2f}, Mann-Whitney p {p_lo:.2g}")
-        if p_lo >= CLAIM_LEVEL:
-            need.append(f"N={N2} vs {N1}: {mw_size_needed(auc, CLAIM_LEVEL)} seeds per N")
-    status = FAILS if contra else (HOLDS if support else INCONCLUSIVE)
-    ev = (f"time to dist <= {target} (d=20,k=2,m=20,sigma=0.05,n0=4, {STAGE_LENGTH} rounds per stage, iid Exp(1) times, c=0, "
-          f"random init because MoM over all N clients already reaches the target at large N), {seeds} paired seeds "
-          f"per N: " + "; ".join(lines) + f"; support needs every p < {CLAIM_LEVEL:g}, a contradiction p < "
-          f"{CLAIM_LEVEL / n_tests:.2g}")
-    if status == INCONCLUSIVE:
-        ev += "; undecided: power 0.8 needs " + ", ".join(need)
-    return dict(status=status,
-                observed={"median_time_ratio_SRPFL_over_FedRep": {str(k): float(np.nanmedian(v)) for k, v in out.items()},
-                          "ratios": {str(k): v.tolist() for k, v in out.items()}, "tests": tests},
-                bound={"ratio_upper": 1.0, "level": CLAIM_LEVEL},
-                evidence=ev,
-                params={"N": list(Ns), "seeds": seeds, "target": target})
+        both = np.concatenate([x, y])
+        top = 2 * float(np.max(np.abs(both[np.isfinite(both)]), initial=1.0)) + 1
+        parts.append(decide.ordering(np.nan_to_num(x, posinf=top), np.nan_to_num(y, posinf=top), expect="less",
+                                     paired=False, tests=n_tests, what=f"ratio(N={N2}) < ratio(N={N1})"))
+    return decide.combine(
+        parts, what=f"time to dist <= {target} (d=20,k=2,m=20,sigma=0.05,n0=4, {STAGE_LENGTH} rounds per stage, iid "
+                    f"Exp(1) times, c=0, random init because MoM over all N clients already reaches the target at "
+                    f"large N), {seeds} paired seeds per N",
+        observed={"median_time_ratio_SRPFL_over_FedRep": {str(k): float(np.nanmedian(v)) for k, v in out.items()},
+                  "ratios": {str(k): [None if not np.isfinite(x) else float(x) for x in v] for k, v in out.items()},
+                  "tests": [p["observed"] for p in parts]},
+        bound={"ratio_upper": 1.0, "level": decide.LEVEL}, params={"N": list(Ns), "seeds": seeds, "target": target})
 
 
 # ----------------------------------------------------------------------------- issue 13, SRPFL item 2
@@ -221,8 +207,9 @@ def tfr_mismatch(closed: float, counted: int, tol: float = 1e-9) -> bool:
 def _tfr(full: bool, seed):
     from .appendix_b import fedrep_rounds_simulated
 
-    n0, mism, not_below, rows = 4, [], [], 0
-    gaps, grid = [], TFR_GRID[bool(full)]
+    n0, mism, rows = 4, [], 0
+    counted_all, expected_all, tfr, printed_all = [], [], [], []
+    grid = TFR_GRID[bool(full)]
     for N in grid["N"]:
         for a in grid["a"]:
             for ch in grid["c_hat"]:
@@ -231,20 +218,23 @@ def _tfr(full: bool, seed):
                 ideal = idealised_wallclock(N, n0, a, ch, schedule="fedrep")[1]
                 printed = (2 * math.log(1 / (ch - 1)) + math.log(N)) / math.log(1 / (1 - a))
                 rows += 1
+                for cnt in (counted, ideal):  # the accepted ceiling nearest the count (either neighbour of an integer)
+                    counted_all.append(cnt)
+                    expected_all.append(math.ceil(closed) if tfr_mismatch(closed, cnt) else cnt)
                 if tfr_mismatch(closed, counted) or tfr_mismatch(closed, ideal):
                     mism.append((N, a, ch, closed, counted, ideal))
-                if not math.ceil(closed) < printed:
-                    not_below.append((N, a, ch, math.ceil(closed), round(printed, 2)))
-                gaps.append(printed - math.ceil(closed))
-    ok = not mism and not not_below
-    return dict(status=HOLDS if ok else FAILS,
-                observed={"count_mismatches": mism[:6], "n_mismatches": len(mism), "not_below_253": not_below[:6],
-                          "printed_minus_tFR_range": [float(min(gaps)), float(max(gaps))]},
-                bound={"grid_points": rows},
-                evidence=f"{rows} grid points: the closed-form t_FR equals the round-by-round count and the idealised "
-                         f"FedRep count at {rows - len(mism)}; the printed (253) exceeds t_FR at {rows - len(not_below)} "
-                         f"(by {min(gaps):.1f} to {max(gaps):.1f} rounds)",
-                params={**{k: list(v) for k, v in grid.items()}, "n0": n0})
+                tfr.append(math.ceil(closed))
+                printed_all.append(printed)
+    gaps = np.array(printed_all) - np.array(tfr)
+    return decide.combine(
+        [decide.identity(counted_all, expected_all, atol=0.5, what="round-by-round and idealised counts vs "
+                                                                   "ceil(closed-form t_FR)"),
+         decide.bound(tfr, printed_all, of="printed count (253)", what="t_FR below the printed (253)")],
+        what=f"{rows} grid points: the closed-form t_FR equals the round-by-round count and the idealised FedRep count "
+             f"at {rows - len(mism)}; the printed (253) exceeds t_FR by {gaps.min():.1f} to {gaps.max():.1f} rounds",
+        observed={"count_mismatches": mism[:6], "n_mismatches": len(mism),
+                  "printed_minus_tFR_range": [float(gaps.min()), float(gaps.max())]},
+        bound={"grid_points": rows}, params={**{k: list(v) for k, v in grid.items()}, "n0": n0})
 
 
 def per_round_check(inc_s, inc_f, sorted_times, sizes_per_round, C) -> dict:
@@ -270,25 +260,35 @@ def per_round_check(inc_s, inc_f, sorted_times, sizes_per_round, C) -> dict:
 PER_ROUND_TOL = 1e-9
 
 
-def per_round_fails(out: dict) -> bool:
-    """The verdict of :func:`per_round_check`'s numbers: True (fails) on any mismatch or a non-strict gap."""
-    return (out["max_abs_err_srpfl"] > PER_ROUND_TOL or out["max_abs_err_fedrep"] > PER_ROUND_TOL
-            or not out["min_gap_non_final"] > 0 or out["max_abs_gap_final"] > PER_ROUND_TOL)
+def per_round_decision(out: dict) -> dict:
+    """The kit's decision on :func:`per_round_check`'s numbers: the increments match the sorted times, SRPFL's
+    non-final rounds are strictly cheaper (the smallest gap > 0) and the final-stage rounds cost the same."""
+    gap = out["min_gap_non_final"]
+    return decide.combine(
+        [decide.bound([out["max_abs_err_srpfl"], out["max_abs_err_fedrep"], out["max_abs_gap_final"]], PER_ROUND_TOL,
+                      of="tolerance", what="increments vs sorted times, and the final-stage gap"),
+         decide.bound(gap if math.isfinite(gap) else 1.0, PER_ROUND_TOL, sense=">=", of="gap",
+                      what=f"smallest FedRep-minus-SRPFL gap in non-final rounds {gap:.3g} > 0 (beyond the "
+                           f"tolerance {PER_ROUND_TOL:g})")],
+        what="per-round times", observed={k: (v if math.isfinite(v) else None) for k, v in out.items()},
+        bound={"tolerance": PER_ROUND_TOL})
 
 
 @PAPER.claim("srpfl.thm4.9.per-round-time", "Sec. 4.2 wall-clock model; App. B (spec claim 28)",
              "SRPFL's per-round time T_(n_r:N) + C is below FedRep's T_(N:N) + C in every stage with n_r < N and "
              "equal to it only in the last stage (n_r = N).",
+             kind="consistency",
              regime="exact FedRep-SRPFL and FedRep runs (d=10, k=2, m=10, sigma=0.1, N=M=32, n0=4, 3 rounds per "
                     "non-final stage, 12 rounds in all) with fixed Exp(1) speeds (ties have probability 0), c in {0, 10}, "
                     "1 seed (full: 6); referee: the run's speed model rebuilt from its seed and sorted "
                     "independently; holds when every increment matches the sorted time to 1e-9, every non-final SRPFL "
-                    "round is strictly cheaper and every final-stage round costs the same; anything else fails")
+                    "round is strictly cheaper and every final-stage round costs the same; anything else is refuted. A consistency "
+                    "check: n_r-th smallest < largest of one draw is true by construction (order statistics), so the "
+                    "claim checks the engine's clock, not the paper")
 def _per_round(full: bool, seed):
     from fedtheory.srpfl.model import make_speed_model
 
     N, n0, worst = 32, 4, {}
-    fails = []
     for s in spawn_seeds(seed, 6 if full else 1):
         for c in (0.0, 10.0):
             kw = dict(d=10, k=2, M=N, N=N, n0=n0, m=10, sigma=0.1, speeds="fixed", comm_cost=c, rounds=12,
@@ -299,16 +299,11 @@ def _per_round(full: bool, seed):
             out = per_round_check(np.diff(rs.wall_clock), np.diff(rf.wall_clock), np.sort(sp.fixed_times),
                                   rs.participants, c)
             for key, v in out.items():
-                if key in ("min_gap_non_final",):
-                    worst[key] = min(worst.get(key, math.inf), v)
-                else:
-                    worst[key] = max(worst.get(key, 0.0), v)
-            if per_round_fails(out):
-                fails.append(out)
-    return dict(status=HOLDS if not fails else FAILS, observed=worst,
-                bound={"tolerance": PER_ROUND_TOL},
-                evidence=f"{6 if full else 1} seed(s) x c in (0, 10), N=M=32, fixed speeds: increments match the sorted "
-                         f"times to {max(worst['max_abs_err_srpfl'], worst['max_abs_err_fedrep']):.1e}; smallest "
-                         f"FedRep-minus-SRPFL gap in non-final rounds {worst['min_gap_non_final']:.3g} (> 0); largest "
-                         f"|gap| in the final stage {worst['max_abs_gap_final']:.1e}; {len(fails)} failing runs",
-                params={"N": N, "n0": n0, "speeds": "fixed", "c": [0, 10]})
+                worst[key] = min(worst.get(key, math.inf), v) if key == "min_gap_non_final" else max(worst.get(key, 0.0), v)
+    v = per_round_decision(worst)
+    v["evidence"] = (f"{6 if full else 1} seed(s) x c in (0, 10), N=M=32, fixed speeds: increments match the sorted "
+                     f"times to {max(worst['max_abs_err_srpfl'], worst['max_abs_err_fedrep']):.1e}; smallest "
+                     f"FedRep-minus-SRPFL gap in non-final rounds {worst['min_gap_non_final']:.3g} (> 0); largest "
+                     f"|gap| in the final stage {worst['max_abs_gap_final']:.1e}; " + v["evidence"])
+    v["params"] = {"N": N, "n0": n0, "speeds": "fixed", "c": [0, 10]}
+    return v
