@@ -193,10 +193,13 @@ def _prop18_printed_constant(mp):
 
 
 def _pfedme_weights_swapped(mp):
-    # x_k = (lam w_hat_k + b m)/(b + lam): the weights of the local estimate and of the average swapped
+    # pFedMe's x_k = (lam w_hat_k + b m)/(b + lam): the weights of the local estimate and of the average swapped,
+    # so V^Me falls in lambda while V^l2 still rises: neither monotone reading holds (with both methods swapped the
+    # printed 'decreasing' reading would hold, which the kit reports as holds)
     _wrap(mp, f"{M}._common.closed_form_models",
           lambda orig: (lambda method, wh, lam, b, P=None, **k:
-                        orig(method, wh, b * b / lam if lam > 0 else np.inf, b, P, **k)))
+                        orig(method, wh, (b * b / lam if lam > 0 else np.inf) if method == "pfedme" else lam, b, P,
+                             **k)))
 
 
 def _sampler_ignores_b(mp):
@@ -223,7 +226,7 @@ FAILS_PATHS = {
     "lpproj.thm30.effective-heterogeneity": _printed_bullet_heterogeneity,
     "lpproj.appB2.bias-over-N.erratum": _bias_corrected_is_printed,
     "lpproj.appB2.covariance.erratum": _covariance_lambda_doubled,
-    "lpproj.thm30.bullets.erratum": _bullets_printed,
+    "lpproj.thm30.bullets": _bullets_printed,
     "lpproj.lemma29.optimal-lambda": _lemma29_sign_slip,
     "lpproj.prop16": _prop16_first_order_threshold,
     "lpproj.appB2.comparisons": _printed_lambda_star,
@@ -263,6 +266,6 @@ def test_every_claim_has_a_fails_path():
 def test_claim_can_fail(claim_id, monkeypatch, serial_uncached):
     FAILS_PATHS[claim_id](monkeypatch)
     v = get_claim(claim_id).evaluate(full=False)
-    assert v.status == "fails", v.summary()
+    assert v.status == "refuted", v.summary()
     if claim_id.endswith(".erratum"):  # the corrected form is what the referee refutes
         assert v.bound["corrected_holds"] is False and v.referee, v.summary()

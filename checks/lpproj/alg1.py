@@ -5,7 +5,7 @@ import numpy as np
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory.lpproj import (LinearFLProblem, admm_l1_inner, closed_form_models, lpproj2_general_solution, make_problem,
                               make_projection, run_algorithm1)
-from .._util import equality_verdict
+from fedtheory import decide
 from . import PAPER
 
 
@@ -40,9 +40,10 @@ def _alg_vs_cf(full: bool, seed):
     w_g, x_g = lpproj2_general_solution(G, h, P, lam)
     errs["lp-proj-2 non-orthogonal P"] = float(max(np.max(np.abs(res.x - x_g)), np.max(np.abs(res.w - w_g))))
     worst = max(errs.values())
-    return equality_verdict(worst, 1e-10, "T=1, S=N, beta=1, R=400 (2000 for non-orthogonal P), "
-                            "exact inner solves (N=12, d=8, d_sub=3, lam=0.7)", observed=errs,
-                            params={"N": 12, "d": 8, "d_sub": 3, "lam": lam})
+    return decide.bound(worst, 1e-10, what="T=1, S=N, beta=1, R=400 (2000 for non-orthogonal P), exact inner solves "
+                        "(N=12, d=8, d_sub=3, lam=0.7): largest entrywise discrepancy to the closed forms",
+                        observed_value=errs, bound_value={"tolerance": 1e-10}, of="tolerance",
+                        params={"N": 12, "d": 8, "d_sub": 3, "lam": lam})
 
 
 @PAPER.claim("lpproj.alg1.p1-inner-solver", "Algorithm 1 line 7 with p = 1 (solver left open by the paper)",
@@ -67,6 +68,6 @@ def _p1(full: bool, seed):
     u = w.T + np.sign(z) * np.maximum(np.abs(z) - lam / b, 0)
     x_exact = (P.T @ u).T + w_hat - (w_hat @ P.T) @ P
     err = float(np.max(np.abs(x - x_exact)))
-    return equality_verdict(err, 1e-7, f"ADMM (rho = lam) vs soft-threshold closed form, 10 clients, "
-                            f"{iters} iterations", observed={"max_abs_error": err, "iterations": iters},
-                            params={"lam": lam, "nu": 1e-20})
+    return decide.bound(err, 1e-7, what=f"ADMM (rho = lam) vs soft-threshold closed form, 10 clients, {iters} "
+                        "iterations: largest entrywise error", observed_value={"max_abs_error": err, "iterations": iters},
+                        bound_value={"tolerance": 1e-7}, of="tolerance", params={"lam": lam, "nu": 1e-20})

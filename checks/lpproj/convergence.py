@@ -4,11 +4,10 @@ from __future__ import annotations
 import itertools
 import math
 import numpy as np
-from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
+from fedtheory import decide
 from fedtheory.montecarlo import estimate_from_samples
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory.lpproj import make_problem, make_projection, run_algorithm1
-from .._util import CLAIM_LEVEL, agreement_verdict, binomial_verdict, equality_verdict
 from . import PAPER
 
 
@@ -29,7 +28,7 @@ def prop3_bounds(lam, mu, L, s_max, s_min):
                     "relative rounding, and the gradient formula must match central differences to 1e-6 relative")
 def _prop3(full: bool, seed):
     rng = as_generator(seed)
-    viol, fd_err = 0, 0.0
+    viol, fd_err, worst = 0, 0.0, 0.0
     for _ in range(50 if full else 20):
         d, ds = 12, 4
         P = make_projection(ds, d, orthonormal=False, seed=rng)
@@ -43,6 +42,7 @@ def _prop3(full: bool, seed):
         e = np.linalg.eigvalsh(Hf)
         lo, hi = prop3_bounds(lam, mu, L, sv[0], sv[-1])
         viol += int(e[0] < lo * (1 - 1e-10) or e[-1] > hi * (1 + 1e-10))
+        worst = max(worst, lo / e[0], e[-1] / hi)  # the tighter side of the two eigenvalue bounds
         g = rng.standard_normal(d)
 
         def F(w):
@@ -54,9 +54,12 @@ def _prop3(full: bool, seed):
         grad = lam * (w - P @ x)
         fd = np.array([(F(w + 1e-6 * e_) - F(w - 1e-6 * e_)) / 2e-6 for e_ in np.eye(ds)])
         fd_err = max(fd_err, float(np.max(np.abs(fd - grad)) / np.max(np.abs(grad))))
-    ok = viol == 0 and fd_err < 1e-6
-    return dict(status=HOLDS if ok else FAILS, observed={"eigenvalue_violations": viol, "gradient_fd_rel_error": fd_err},
-                bound={"violations": 0}, evidence=f"random quadratics and row-normalised Gaussian P (d=12, d_sub=4): "
+    return decide.combine([decide.bound(worst, 1.0, rtol=1e-10, what="worst of lower bound/smallest eigenvalue and "
+                                        "largest eigenvalue/upper bound"),
+                           decide.bound(fd_err, 1e-6, what="gradient formula vs central differences (relative)")],
+                          observed={"eigenvalue_violations": viol, "worst_ratio_to_bound": worst,
+                                    "gradient_fd_rel_error": fd_err},
+                          bound={"ratio": 1.0, "fd_tolerance": 1e-6}, what=f"random quadratics and row-normalised Gaussian P (d=12, d_sub=4): "
                                                    f"{viol} eigenvalue violations; gradient formula vs finite "
                                                    f"differences {fd_err:.1e}", params={"d": 12, "d_sub": 4})
 
@@ -110,7 +113,7 @@ def _prop24_body(full: bool, seed):
         by_cell[f"{d},{ds}"] = int(v)
         viol += v
         trials += test_reps
-    out = binomial_verdict(viol, trials, PROP24_ALLOWED,
+    out = decide.probability(viol, trials, PROP24_ALLOWED,
                            what=f"out of sample, (5) with the fitted C = {C:.3f} on {len(PROP24_TEST)} (d, d_sub) cells",
                            params={"reps_fit": reps, "reps_test": test_reps})
     out["observed"] = {"C_q99_by_(d,d_sub)": {f"{r[0]},{r[1]}": r[2] for r in rows}, "C_max": C,
@@ -157,8 +160,8 @@ def _lemma8(full: bool, seed):
         exact = float(np.mean(vals))
         formula = (N / S - 1) / (N - 1) * float(np.mean(np.sum((a - abar) ** 2, 1)))
         worst = max(worst, abs(exact - formula) / formula)
-    enum = equality_verdict(worst, 1e-12, "exact enumeration of all subsets for (N, S) in (6,2), (8,3), (10,5), (12,4)",
-                            observed={"max_rel_diff": worst})
+    enum = decide.bound(worst, 1e-12, what="exact enumeration of all subsets for (N, S) in (6,2), (8,3), (10,5), "
+                        "(12,4): largest relative difference to Lemma 8's right side", of="tolerance")
     # (ii) Algorithm 1 with client sampling (S < N)
     N, S, lam, R, eta = 10, 4, 1.0, 2, 0.3
     prob = make_problem(N=N, d=6, d_sub=3, n=20, b=1.0, heterogeneity=0.5, seed=s_prob)
@@ -173,16 +176,14 @@ def _lemma8(full: bool, seed):
         rows.append(np.concatenate([w1, [np.sum((w1 - abar) ** 2)]]))
     X = np.array(rows)
     est = estimate_from_samples(X, 0.99)
-    mc = agreement_verdict(est, np.concatenate([abar, [rhs]]),
+    mc = decide.agreement(est, np.concatenate([abar, [rhs]]), tests=2, what=
                            f"Algorithm 1 with S={S} of N={N} ({runs} sampler seeds): E w~_1 = a_bar and "
                            f"E||w~_1 - a_bar||^2 = {rhs:.4g} (estimate {est.mean[-1]:.4g} +- {est.se[-1]:.2g})")
-    status = FAILS if FAILS in (enum["status"], mc["status"]) else HOLDS
-    return dict(status=status,
+    return decide.combine([enum, mc], what="Lemma 8",
                 observed={"max_rel_diff": worst, "alg1_mean_sq_dev": float(est.mean[-1]),
                           "alg1_mean_sq_dev_se": float(est.se[-1]), "alg1_max_abs_z": mc["observed"]["max_abs_z"],
                           "runs": runs},
                 bound={"tolerance": 1e-12, "lemma8_rhs": rhs},
-                evidence=enum["evidence"] + "; " + mc["evidence"],
                 params={"N": N, "S": S, "lam": lam, "R": R, "eta": eta, "runs": runs})
 
 
@@ -244,24 +245,14 @@ def _thm9(full: bool, seed):
         gaps.append(F(w_bar)[0] - F_star)
     gaps = np.array(gaps)
     est = estimate_from_samples(gaps, 0.99)
-    from scipy import stats
-    q = float(stats.t.ppf(1 - CLAIM_LEVEL, runs - 1))
-    lo, hi = est.mean - q * est.se, est.mean + q * est.se
-    status = HOLDS if hi <= bound else (FAILS if lo > bound else INCONCLUSIVE)
-    decide = ""
-    if status == INCONCLUSIVE:  # runs that would separate the mean from the bound (same spread)
-        need = int(math.ceil((stats.norm.ppf(1 - CLAIM_LEVEL) * float(np.std(gaps, ddof=1))
-                              / max(abs(bound - est.mean), 1e-300)) ** 2))
-        decide = f"; undecided: about {need} runs would separate the mean from the bound at the claim level"
-    return dict(status=status,
-                observed={"E_gap": est.mean, "ci99": [est.ci_low, est.ci_high],
-                          "one_sided_bounds_at_claim_level": [lo, hi], "runs": runs},
-                bound={"rhs_17": bound, "terms": {"init": mu_F * math.exp(-eta_t * mu_F * T / 2) * Delta0,
+    return decide.bound(est, bound,
+                observed_value={"E_gap": est.mean, "se": est.se, "ci99": [est.ci_low, est.ci_high], "runs": runs},
+                bound_value={"rhs_17": bound, "terms": {"init": mu_F * math.exp(-eta_t * mu_F * T / 2) * Delta0,
                                                   "drift": eta_t ** 2 * C3 / beta ** 2, "sampling": eta_t * C2}},
-                evidence=f"N={N}, S={S}, R={R}, beta={beta}, lam={lam}, non-orthogonal P (s_max={s_max:.3f}), "
+                what=f"N={N}, S={S}, R={R}, beta={beta}, lam={lam}, non-orthogonal P (s_max={s_max:.3f}), "
                          f"mu_F={mu_F:.3f}, eta_tilde=eta_hat_1={eta_t:.4f}, T={T}: E[F(w_bar_T)] - F* = "
-                         f"{est.mean:.3e} (one-sided t bounds at level {CLAIM_LEVEL:g}: [{lo:.3e}, {hi:.3e}], {runs} runs) "
+                         f"{est.mean:.3e} (99% t interval [{est.ci_low:.3e}, {est.ci_high:.3e}], {runs} runs) "
                          f"vs bound {bound:.3e} ("
                          + (f"{bound / max(est.mean, 1e-300):.0f}x slack" if est.mean <= bound else
-                            f"exceeded {est.mean / bound:.3g}x") + f"){decide}",
+                            f"exceeded {est.mean / bound:.3g}x") + ")",
                 params={"N": N, "d": d, "d_sub": d_sub, "n": n, "lam": lam, "S": S, "R": R, "beta": beta, "T": T})

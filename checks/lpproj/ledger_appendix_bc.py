@@ -99,11 +99,11 @@ ROWS = (
       "threshold 2 lambda_1^*/(1 - lambda_1^*/b); Me vs Avg iff lam >= (lambda_1^* - b)/2; l2 vs Avg condition) and the "
       "severe-attack orderings. Checked: closed forms vs Monte Carlo (and Gaussian attack = same-value), the reduction "
       "to the clean formulas with Sigma -> D_1 = Sigma_1 + (N_a/N^2)(tau^2 - sigma^2/(b n)), Prop. 16, and the bullets "
-      "with the lost minus signs restored (printed readings rejected by brute-force exact losses).",
+      "read with their minus signs (lost in text extraction, not an erratum) against brute-force exact losses.",
       "checked", section="App. B.3.2", alt="informal: Proposition 16",
       claims=("lpproj.thm30.general-losses-mc", "lpproj.appB2.uniform-forms", "lpproj.thm30.effective-heterogeneity",
               "lpproj.thm30.gaussian-equals-same-value", "lpproj.prop16", "lpproj.appB2.comparisons",
-              "lpproj.thm30.bullets.erratum"),
+              "lpproj.thm30.bullets"),
       figures=("lpproj.attacks", "lpproj.fig1")),
     R("Eq. (39)", "equation",
       "L^{l2,att1}(lam) = sigma^2/2 + (b d_sub/2)[(b^2 + 2 b lam/N + N_b lam^2/N^2) sigma^2/(b n) + N_a lam^2 tau^2/N^2]/"
@@ -232,7 +232,7 @@ ROWS = (
       "there; the text's 'compression rate up to 1000x' matches d/d_sub = 1186 (EMNIST), 1033 (CIFAR), 1590 "
       "(MNIST), 1131 (FASHIONMNIST); lp-proj's byte counts are whole numbers of 4 d_sub-byte messages except "
       "EMNIST lp-proj-2 (196560 = 614.25 x 320; the cells are means over repeats).",
-      "checked", section="App. C.4", claims=("lpproj.table1.byte-accounting", "lpproj.sec53.savings.erratum"),
+      "checked", section="App. C.4", claims=("lpproj.table1.byte-accounting", "lpproj.sec53.savings"),
       reason="the accuracy and byte cells themselves are out of scope: real-data rows are neural networks, and the "
              "Synthetic rows are only approximately reproducible (client sizes, T, inner GD steps, learning-rate "
              "roles, compressor settings and the byte-counting convention unspecified)"),

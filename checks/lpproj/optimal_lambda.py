@@ -4,12 +4,11 @@ from __future__ import annotations
 import math
 import numpy as np
 from scipy.optimize import minimize_scalar
-from fedtheory.claims import FAILS, HOLDS
+from fedtheory import decide
 from fedtheory.parallel import cached_map
 from fedtheory.random import as_generator, as_seed_sequence
 from fedtheory.lpproj import (lambda_star_symbolic, lemma29_argmin, loss_derivative_lpproj, make_problem, minimal_loss,
     optimal_lambda, proposition16_threshold, run_algorithm1, test_loss, test_loss_general)
-from .._util import CLAIM_LEVEL, erratum_verdict
 from ._common import FIG1, ATTACK_CASES, brute_force_argmin, exact_benign_loss_function, isotropic_problem
 from . import PAPER
 
@@ -49,12 +48,13 @@ def _lemma29(full: bool, seed):
         if not N_a:
             closed_me = kw["sigma"] ** 2 / 2 + s2 * kw["d"] / (2 * n) * (1 - (1 - 1 / N) * ls / (b + ls))
             worst_min = max(worst_min, abs(minimal_loss("pfedme", **kw) - closed_me) / closed_me)
-    worst = max(worst_lemma, worst_num, worst_min)
-    return dict(status=HOLDS if worst_lemma < 1e-10 and worst_num < 1e-4 and worst_min < 1e-12 else FAILS,
+    return decide.combine([decide.bound(worst_lemma, 1e-10, what="sympy root vs Lemma 29 (relative)"),
+                           decide.bound(worst_num, 1e-4, what="sympy root vs Brent's minimiser (relative)"),
+                           decide.bound(worst_min, 1e-12, what="minimal loss closed form (relative)")],
                 observed={"sympy_vs_lemma29": worst_lemma, "sympy_vs_numeric_argmin": worst_num,
                           "minimal_loss_closed_form": worst_min},
                 bound={"tolerances": [1e-10, 1e-4, 1e-12]},
-                evidence=f"sympy root: lambda* = {expr}; vs Lemma 29 {worst_lemma:.1e}, vs Brent minimisation "
+                what=f"sympy root: lambda* = {expr}; vs Lemma 29 {worst_lemma:.1e}, vs Brent minimisation "
                          f"{worst_num:.1e} (relative), minimal loss closed form {worst_min:.1e}",
                 params={"draws": 60 if full else 20})
 
@@ -91,12 +91,13 @@ def _prop16(full: bool, seed):
     r1 = run_algorithm1(prob, 0.8, method="pfedme", R=400, seed=3)
     r2 = run_algorithm1(prob, 0.8, method="ditto", R=400, eta=0.5, seed=3)
     d_run = float(np.max(np.abs(r1.x - r2.x)))
-    ok = mism == 0 and d_cf == 0.0 and d_run < 1e-10
-    return dict(status=HOLDS if ok else FAILS,
+    return decide.combine([decide.probability(mism, max(checked, 1), 0.0, what="(ii) the iff at every (draw, lambda)"),
+                           decide.bound(d_cf, 1e-15, what="(i) pFedMe - Ditto closed forms"),
+                           decide.bound(d_run, 1e-10, what="(i) pFedMe - Ditto exact runs")],
                 observed={"threshold_mismatches": mism, "lambda_points": checked,
                           "pfedme_minus_ditto_closed_form": d_cf, "pfedme_minus_ditto_exact_runs": d_run},
                 bound={"mismatches": 0},
-                evidence=f"(ii) {mism} mismatches over {checked} (parameters, lambda) points with lambda_1^* < b; "
+                what=f"(ii) {mism} mismatches over {checked} (parameters, lambda) points with lambda_1^* < b; "
                          f"(i) pFedMe - Ditto: closed forms {d_cf:g} under every attack, exact Algorithm-1 runs "
                          f"{d_run:.1e}", params={"draws": 200 if full else 60})
 
@@ -121,10 +122,10 @@ def _comparisons(full: bool, seed):
                         namespace="lpproj.appB2.comparisons", params={})
     viol = dict(zip(_COMPARISON_KEYS, (int(v) for v in np.sum(counts, axis=0))))
     total = sum(viol.values())
-    return dict(status=HOLDS if total == 0 else FAILS, observed={"violations": viol, "draws": draws},
-                bound={"violations": 0},
-                evidence=f"{draws} random parameter draws (N 2..300, d 2..200, lam 1e-4..1e3): violations {viol}",
-                params={"draws": draws})
+    return decide.probability(total, draws * len(_COMPARISON_KEYS), 0.0,
+                              what=f"{draws} random parameter draws (N 2..300, d 2..200, lam 1e-4..1e3) x "
+                                   f"{len(_COMPARISON_KEYS)} statements: violations {viol}",
+                              observed={"violations": viol, "draws": draws}, params={"draws": draws})
 
 
 COMPARISONS_CHUNK = 1000
@@ -211,11 +212,13 @@ def _dsub(full: bool, seed):
                       float(np.max(np.abs(num - ds / 100 * num_me))) / scale)
     # the slope formula for the attacked case: (1/N - 1) sigma^2 lam1*/(2n(b+lam1*)) (Remark 31 with lam1*)
     rel = abs(slope[0] - pred) / abs(pred)
-    ok = s_err < 1e-9 and slope[0] < 0 and rel < 1e-9 and der_err < 1e-5
-    return dict(status=HOLDS if ok else FAILS,
+    return decide.combine([decide.bound(s_err, 1e-9, what="slope spread in d_sub (affine)"),
+                           decide.bound(float(slope[0]), 0.0, what="slope < 0"),
+                           decide.identity(float(slope[0]), pred, rtol=1e-9, what="slope vs Remark 31's formula"),
+                           decide.bound(der_err, 1e-5, what="derivative formula and d_sub/d ratio vs finite differences")],
                 observed={"slope": float(slope[0]), "slope_spread": s_err, "derivative_rel_error": der_err},
                 bound={"slope_formula": pred},
-                evidence=f"Figure-1 parameters, d_sub = 1..100: optimal loss affine (slope spread {s_err:.1e}), "
+                what=f"Figure-1 parameters, d_sub = 1..100: optimal loss affine (slope spread {s_err:.1e}), "
                          f"slope {slope[0]:.4e} vs formula {pred:.4e}; derivative formula and the d_sub/d ratio "
                          f"agree with finite differences to {der_err:.1e}",
                 params=FIG1)
@@ -225,6 +228,7 @@ def _dsub(full: bool, seed):
              "With the stated parameters (n=200, N=100, N_a=20, d=100, d_sub=10, b=1, sigma=1, Sigma_1=0.1, tau=100) "
              "the text quotes lambda_1^* ~ 4.9e-4; the formula gives lambda_1^* = 2.46e-4, and 4.9e-4 is the "
              "Proposition 16 threshold 2 lambda_1^*/(1 - lambda_1^*/b).",
+             root_cause="fig1-lambda1-quotes-threshold",
              regime="Figure 1's N, n, N_a, b, sigma, Sigma_1 and tau, same-value attack; the referee minimises the "
                     "brute-force exact benign pFedMe loss (solution map probed on every noise direction, no loss "
                     "formula) on an instance satisfying (37) exactly with d = 10 (every loss term is a sum over "
@@ -240,10 +244,14 @@ def _fig1_ls(full: bool, seed):
     att = dict(attack=FIG1["attack"], N_a=FIG1["N_a"], tau=FIG1["tau"])
     num = brute_force_argmin(exact_benign_loss_function("pfedme", inst, **att, excess=True), 1e-6, 1e-1)
     thr_ref = 2 * num / (1 - num / FIG1["b"])
-    printed_ok = abs(quoted - num) / num < 0.05
-    corr_ok = abs(ls - num) / num < 1e-4 and abs(quoted - thr_ref) / thr_ref < 0.01
-    return erratum_verdict(printed_ok, corr_ok, printed={"lambda_1_star_quoted": quoted},
-                           corrected={"lambda_1_star": ls, "threshold": thr, "numerical_argmin": num,
+    return decide.erratum(decide.identity(quoted, num, rtol=0.05, what="quoted 4.9e-4 vs the brute-force argmin"),
+                          decide.combine([decide.identity(ls, num, rtol=1e-4, what="formula lambda_1^* vs argmin"),
+                                          decide.identity(quoted, thr_ref, rtol=0.01,
+                                                          what="quoted 4.9e-4 vs the threshold at the argmin")],
+                                         what="corrected"),
+                           root_cause="fig1-lambda1-quotes-threshold", what="Figure 1 text, lambda_1^*",
+                           printed_value={"lambda_1_star_quoted": quoted},
+                           corrected_value={"lambda_1_star": ls, "threshold": thr, "numerical_argmin": num,
                                       "threshold_at_argmin": thr_ref},
                            evidence=f"lambda_1^* = {ls:.4e} (brute-force argmin {num:.4e}); the quoted 4.9e-4 is "
                                     f"{quoted / num:.2f}x the argmin but matches the threshold {thr_ref:.4e} "
@@ -316,13 +324,16 @@ def _fig1_gap(full: bool, seed):
     arg_err = abs(g["argmax"] - ls) / ls
     max_err = abs(mx - pred) / pred
     rel = mx / g["L_me_star"]
-    ok = (arg_err < 1e-6 and max_err < 1e-9 and abs(g["gap_at_threshold"]) <= 1e-12 * g["L_loc"]
-          and g["grid_min_gap"] > 0 and rel < NEGLIGIBLE_REL)
-    return dict(status=HOLDS if ok else FAILS,
+    return decide.combine([decide.bound(arg_err, 1e-6, what="maximiser vs lambda_1^* (relative)"),
+                           decide.bound(max_err, 1e-9, what="maximum vs (1 - d_sub/d)(L^loc - L^Me*) (relative)"),
+                           decide.bound(abs(g["gap_at_threshold"]), 1e-12 * g["L_loc"], what="gap at the threshold"),
+                           decide.bound(g["grid_min_gap"], 0.0, sense=">=", what="gap >= 0 below the threshold"),
+                           decide.bound(rel, NEGLIGIBLE_REL, of="negligibility level",
+                                        what="max gap / L^Me(lambda_1^*) (negligible)")],
                 observed={**g, "argmax_rel_error": arg_err, "max_rel_error": max_err, "max_gap_over_L_me_star": rel,
                           "max_gap_over_dip": mx / dip},
                 bound={"negligible_rel": NEGLIGIBLE_REL, "predicted_max": pred},
-                evidence=f"max gap {mx:.4e} at lambda = {g['argmax']:.5e} (lambda_1^* = {ls:.5e}, rel. diff {arg_err:.1e}; "
+                what=f"max gap {mx:.4e} at lambda = {g['argmax']:.5e} (lambda_1^* = {ls:.5e}, rel. diff {arg_err:.1e}; "
                          f"(1 - d_sub/d)(L^loc - L^Me*) = {pred:.4e}); gap at the threshold {g['threshold']:.4e}: "
                          f"{g['gap_at_threshold']:.1e}; relative to L^Me(lambda_1^*) = {g['L_me_star']:.6f}: {rel:.2e} "
                          f"(< {NEGLIGIBLE_REL:g}); but it is {mx / dip:.0%} of pFedMe's gain over local ({dip:.3e}); "
@@ -366,35 +377,35 @@ def _fig1_mc_points(full: bool, seed, reps=None):
                     "the claim level with Bonferroni over the 10 points; fails if any point disagrees or any half-width "
                     "is >= dip/5")
 def _fig1_mc(full: bool, seed):
-    from .._util import agreement_verdict
     from fedtheory.montecarlo import Estimate
 
     rows, L_loc, reps = _fig1_mc_points(full, seed)
     comb = Estimate(mean=np.array([r["est"].mean for r in rows]), se=np.array([r["est"].se for r in rows]),
                     ci_low=np.array([r["est"].ci_low for r in rows]), ci_high=np.array([r["est"].ci_high for r in rows]),
                     n=reps, confidence=0.99)
-    v = agreement_verdict(comb, np.array([r["closed"] for r in rows]), "10 (method, lambda) points near lambda_1^*")
+    v = decide.agreement(comb, np.array([r["closed"] for r in rows]), tests=3,
+                         what="10 (method, lambda) points near lambda_1^*")
     hw_ratio = max(r["half_width"] / r["dip"] for r in rows)
-    below = all(r["est"].ci_high < L_loc for r in rows if r["multiple"] == 1.0)
+    hi_at_1 = max(r["est"].ci_high for r in rows if r["multiple"] == 1.0)
+    below = bool(hi_at_1 < L_loc)
     at = {r["method"]: r for r in rows if r["multiple"] == 1.0}
     gap_mc = at["lp-proj-2"]["est"].mean - at["pfedme"]["est"].mean
     gap_se = math.hypot(at["lp-proj-2"]["est"].se, at["pfedme"]["est"].se)
-    ok = v["status"] == HOLDS and hw_ratio < 0.2 and below
-    v.update(status=HOLDS if ok else FAILS,
+    return decide.combine([v, decide.bound(hw_ratio, 0.2, what="largest 99% half-width / dip"),
+                           decide.bound(hi_at_1, L_loc, what="99% CI at lambda_1^* below the local loss")],
              observed={**v["observed"], "max_half_width_over_dip": hw_ratio, "ci_at_lambda1_below_local": below,
                        "points": [{"method": r["method"], "lambda": r["lam"], "mc": r["est"].mean,
                                    "ci": [r["est"].ci_low, r["est"].ci_high], "closed_form": r["closed"],
                                    "half_width": r["half_width"], "dip": r["dip"]} for r in rows],
                        "gap_at_lambda1_mc": gap_mc, "gap_at_lambda1_se": gap_se},
              bound={"half_width_over_dip": 0.2},
-             evidence=v["evidence"] + f"; largest 99% half-width / dip {hw_ratio:.3f} (< 0.2); at lambda_1^*: pFedMe "
+             what=f"largest 99% half-width / dip {hw_ratio:.3f} (< 0.2); at lambda_1^*: pFedMe "
                       f"{at['pfedme']['est'].mean:.7f} +- {at['pfedme']['half_width']:.1e} (closed {at['pfedme']['closed']:.7f}, "
                       f"dip {at['pfedme']['dip']:.3e}), lp-proj-2 {at['lp-proj-2']['est'].mean:.8f} +- "
                       f"{at['lp-proj-2']['half_width']:.1e} (closed {at['lp-proj-2']['closed']:.8f}, dip "
                       f"{at['lp-proj-2']['dip']:.3e}); CIs below local {L_loc:.4f}: {below}; MC gap L^l2 - L^Me at "
                       f"lambda_1^* {gap_mc:.4e} (se {gap_se:.1e})",
              params={**FIG1, "reps_per_point": reps, "multiples": list(FIG1_MC_MULTIPLES)})
-    return v
 
 
 #: replications of each sampler in the sufficient-sampler law claim (quick, full)
@@ -405,39 +416,41 @@ SAMPLER_LAW_REPS = (5_000, 100_000)
              "The sufficient-statistics sampler of the benign-average loss (pFedMe/Ditto and lp-proj-2, every attack) "
              "has the same law as the full sampler (all N x d training-noise variates and the attack messages), and "
              "its mean, with or without the local control variate, equals the exact general loss (App. B.3).",
+             kind="consistency",
              regime="instance N = 12 (N_a = 3 malicious), d = 6, d_sub = 2, n = 20, b = 1, sigma = 1, lam = 0.7, tau = 2, "
                     "w_k ~ N(1, 0.5 I) fixed; for each of pFedMe and lp-proj-2 under no, same-value, Gaussian and "
-                    "sign-flip attacks: a two-sample Kolmogorov-Smirnov test between the two samplers' replications "
-                    "(5e3 quick / 1e5 full each) and z tests of the sufficient sampler's mean (plain and with control "
-                    "variate, 2.5e4 / 5e5) against test_loss_general; all at the claim level with Bonferroni over the 24 "
-                    "tests")
+                    "sign-flip attacks: the two samplers' empirical CDFs compared at the 9 pooled deciles (5e3 quick / "
+                    "1e5 full replications each; z tests of the differences, decide.agreement) and z tests of the "
+                    "sufficient sampler's mean (plain and with control variate, 2.5e4 / 5e5) against "
+                    "test_loss_general; all at the claim level with Bonferroni over the 24 tests (and their entries)")
 def _sampler_law(full: bool, seed):
-    from scipy import stats as st
+    from fedtheory.montecarlo import Estimate
     from fedtheory.random import spawn_seeds
     from fedtheory.lpproj import mc_test_loss
     from fedtheory.lpproj.algorithms import benign_loss_draws
 
     reps = SAMPLER_LAW_REPS[bool(full)]
     prob = make_problem(N=12, d=6, d_sub=2, n=20, heterogeneity=0.5, mu_w=1.0, seed=seed)
-    crit_p = CLAIM_LEVEL / 24
-    crit_z = float(st.norm.ppf(1 - crit_p / 2))
-    worst_p, worst_z, rows = 1.0, 0.0, []
+    law, means, rows = [], [], []
     cases = [(m, a) for m in ("pfedme", "lp-proj-2") for a in (None, "same-value", "gaussian", "sign-flip")]
     for (m, a), s in zip(cases, spawn_seeds(seed, len(cases))):
         s1, s2, s3, s4 = spawn_seeds(s, 4)
         att = dict(attack=a, N_a=3 if a else 0, tau=2.0)
         x = benign_loss_draws(m, prob, 0.7, reps, sampler="full", seed=s1, **att)
         y = benign_loss_draws(m, prob, 0.7, reps, sampler="sufficient", seed=s2, **att)
-        pks = float(st.ks_2samp(x, y).pvalue)
+        # the law: both samplers' CDFs at the pooled deciles (independent samples: difference and its se)
+        q = np.quantile(np.concatenate([x, y]), np.linspace(0.1, 0.9, 9))
+        fx, fy = (x[:, None] <= q).mean(0), (y[:, None] <= q).mean(0)
+        se = np.sqrt(fx * (1 - fx) / x.size + fy * (1 - fy) / y.size)
+        law.append(decide.agreement(Estimate(mean=fx - fy, se=se, ci_low=fx - fy, ci_high=fx - fy, n=reps,
+                                             confidence=0.99), 0.0, tests=3 * len(cases),
+                                    what=f"{m}/{a or 'clean'}: CDF difference at the 9 pooled deciles"))
         cf = float(test_loss_general(m, 0.7, prob, **att))
-        zs = [float(mc_test_loss(m, prob, 0.7, n_samples=5 * reps, seed=ss, sampler="sufficient", control=c,
-                                 **att).z_score(cf)) for ss, c in ((s3, None), (s4, "local"))]
-        worst_p = min(worst_p, pks)
-        worst_z = max(worst_z, *map(abs, zs))
-        rows.append(f"{m}/{a or 'clean'}: KS p {pks:.3f}, z {zs[0]:.2f}/{zs[1]:.2f}")
-    ok = worst_p >= crit_p and worst_z <= crit_z
-    return dict(status=HOLDS if ok else FAILS, observed={"min_ks_p": worst_p, "max_abs_z": worst_z},
-                bound={"ks_p_min": crit_p, "critical_z": crit_z},
-                evidence="; ".join(rows) + f"; smallest KS p {worst_p:.3g} (>= {crit_p:.1e}), largest |z| {worst_z:.2f} "
-                         f"(<= {crit_z:.2f}); {reps} draws per sampler for KS",
-                params={"N": 12, "N_a": 3, "d": 6, "d_sub": 2, "lam": 0.7, "tau": 2.0})
+        for ss, c in ((s3, None), (s4, "local")):
+            e = mc_test_loss(m, prob, 0.7, n_samples=5 * reps, seed=ss, sampler="sufficient", control=c, **att)
+            means.append(decide.agreement(e, cf, tests=3 * len(cases), what=f"{m}/{a or 'clean'} mean "
+                                                                           f"({c or 'plain'}) vs the exact loss"))
+        rows.append(f"{m}/{a or 'clean'}: max CDF |z| {law[-1]['observed']['max_abs_z']:.2f}, mean z "
+                    f"{float(means[-2]['observed']['estimate'] - cf) / max(means[-2]['observed']['se'], 1e-300):.2f}")
+    return decide.combine(law + means, what="; ".join(rows) + f"; {reps} draws per sampler for the law",
+                          params={"N": 12, "N_a": 3, "d": 6, "d_sub": 2, "lam": 0.7, "tau": 2.0})

@@ -1,4 +1,4 @@
-"""Multi-round robustness of Algorithm 1 (p = 1 ADMM, p = 2) under Byzantine attacks (issue 14, item 4).
+"""Multi-round robustness of Algorithm 1 (p = 1 ADMM, p = 2) under Byzantine attacks.
 
 Han et al. (2024), Sec. 4.2 (attacks), Sec. 5.4 and Table 7 (lp-proj-2 collapses under sign-flipping at 50% and 80%
 malicious clients, lp-proj-1 survives). Exact runs of Algorithm 1 in the linear model
@@ -10,14 +10,12 @@ import itertools
 import math
 
 import numpy as np
-from scipy import stats
-from fedtheory.claims import FAILS, HOLDS
+from fedtheory import decide
 from fedtheory.lpproj import make_problem
 from fedtheory.lpproj.robust import (contraction_factor, fitted_growth_rates, lpproj1_loss_bound, norm_envelope,
                                      run_rounds, signflip_log_multiplier_mean, stationary_norm_bound)
 from fedtheory.montecarlo import estimate_from_samples
 from fedtheory.random import as_generator, spawn_seeds
-from .._util import CLAIM_LEVEL, agreement_verdict, binomial_verdict
 from . import PAPER  # noqa: F401
 
 #: Sec. 5.4: "the noise variance tau is set as 100, 10, and 100" (same-value, sign-flip, Gaussian).
@@ -83,11 +81,11 @@ def _multiplier_identity(full: bool, seed):
             worst_ratio = max(worst_ratio, float(np.max(np.abs(ratio - m[ok]) / np.maximum(np.abs(m[ok]), 1e-3))))
         n_checked += int(ok.sum())
     tol = 1e-12
-    status = HOLDS if worst <= tol else FAILS
-    return dict(status=status, observed={"max_scaled_discrepancy": worst, "max_ratio_rel_error": worst_ratio,
-                                         "resolvable_ratios": n_checked},
-                bound={"tolerance": tol},
-                evidence=f"coupled exact runs (w0 = 0 and e_1, same data and attack draws), N=100, tau=10, "
+    return decide.bound(worst, tol, of="tolerance",
+                observed_value={"max_scaled_discrepancy": worst, "max_ratio_rel_error": worst_ratio,
+                                "resolvable_ratios": n_checked},
+                bound_value={"tolerance": tol},
+                what=f"coupled exact runs (w0 = 0 and e_1, same data and attack draws), N=100, tau=10, "
                          f"N_a/N in {LEVELS}, c per-round and fixed, beta in (1, 0.7), {reps} reps x {T} rounds: "
                          f"|delta_(t+1) - m_t delta_t| / scale <= {worst:.2g} (tolerance {tol:g}); round-over-round "
                          f"ratio along e_1 vs m_t: max relative error {worst_ratio:.2g} over {n_checked} resolvable ratios",
@@ -107,7 +105,7 @@ def _classify(history, scale):
              regime="linear model as in lpproj.robust.multiplier-identity (eta = 0.05, lam = 1, R = 5, rho^R = 0.881, "
                     "tau = 10, N = 100, beta = 1); collapse = log||w_T|| above log(scale) + ln(1e6); configurations "
                     "(or fixed-c replicates) with |predicted rate| x T < 2 ln(1e6) are undecidable in T rounds and "
-                    "excluded; any mismatch is FAILS (exact binomial, allowed rate 0); rates fitted over rounds "
+                    "excluded; any mismatch is refuted (exact binomial, allowed rate 0); rates fitted over rounds "
                     "t0..T per replicate, z test against the quadrature at level 1e-4 (Bonferroni)")
 def _signflip_collapse(full: bool, seed):
     reps, T, t0 = (400, 80, 20) if full else (40, 40, 10)
@@ -136,21 +134,21 @@ def _signflip_collapse(full: bool, seed):
         undecided += int((~decidable).sum())
         mism += int(np.sum(decidable & (observed != predicted)))
         trials += int(decidable.sum())
-    v = binomial_verdict(mism, trials, 0.0, what="sign-flip runs whose collapse (||w_T|| > 1e6 x scale) contradicts "
-                                                 "the criterion E log|m| > 0 (per-round c) / |m| > 1 (fixed c)")
-    est = estimate_from_samples(np.column_stack(rates), confidence=1 - CLAIM_LEVEL)
-    a = agreement_verdict(est, np.array(preds), f"fitted growth rate of log||w_t|| over rounds {t0}..{T} vs "
-                                               "E log|m| (Frullani/Dawson quadrature)")
-    status = HOLDS if v["status"] == HOLDS and a["status"] == HOLDS else FAILS
+    v = decide.probability(mism, trials, 0.0, tests=2,
+                           what="sign-flip runs whose collapse (||w_T|| > 1e6 x scale) contradicts the criterion "
+                                "E log|m| > 0 (per-round c) / |m| > 1 (fixed c)")
+    est = estimate_from_samples(np.column_stack(rates), confidence=1 - decide.LEVEL)
+    a = decide.agreement(est, np.array(preds), tests=2, what=f"fitted growth rate of log||w_t|| over rounds {t0}..{T} "
+                                                             "vs E log|m| (Frullani/Dawson quadrature)")
     fitted = {lvl: [float(m), float(lo), float(hi)] for lvl, m, lo, hi in
               zip([lv for lv in LEVELS if per_level[lv]["predicted_rate"] > 0], np.atleast_1d(est.mean),
                   np.atleast_1d(est.ci_low), np.atleast_1d(est.ci_high))}
-    return dict(status=status,
+    return decide.combine([v, a],
                 observed={"mismatches": v["observed"], "fitted_rates": fitted, "per_level": per_level,
                           "undecided_reps": undecided, "rate_agreement": a["observed"]},
                 bound={"predicted_rates": dict(zip([lv for lv in LEVELS if per_level[lv]["predicted_rate"] > 0],
                                                    preds))},
-                evidence=f"{v['evidence']}; {a['evidence']}; predicted rates "
+                what=f"predicted rates "
                          f"{ {lv: round(per_level[lv]['predicted_rate'], 4) for lv in LEVELS} }, fitted "
                          f"{ {k: round(x[0], 4) for k, x in fitted.items()} }; {undecided} fixed-c reps with |log|m|| T < "
                          f"{2 * DIV_NATS:.1f} left undecided",
@@ -166,7 +164,7 @@ def _signflip_collapse(full: bool, seed):
              "iterate itself is not bounded: it diverges at rate E log|(N_b - C)/N| (rho^R replaced by 1).",
              regime="linear model as in lpproj.robust.signflip-collapse with p = 1 and the exact (soft-thresholding) inner "
                     "solve that the ADMM solver reaches; the loss bound is deterministic (violation above 1e-12 relative "
-                    "is FAILS); the global rate is tested where it is positive and T x rate >= 2 ln(1e6), z test at 1e-4")
+                    "is refuted); the global rate is tested where it is positive and T x rate >= 2 ln(1e6), z test at 1e-4")
 def _lpproj1_bounded(full: bool, seed):
     reps, T, t0 = (200, 80, 20) if full else (40, 40, 10)
     s_prob, *s_runs = spawn_seeds(seed, 1 + 2 * len(LEVELS))
@@ -189,12 +187,11 @@ def _lpproj1_bounded(full: bool, seed):
         r2 = run_rounds(prob, BASE["lam"], p=2, seed=s2, **kw)
         max_loss2 = max(max_loss2, float(np.max(r2.losses)))
     tol = 1e-12
-    bound_ok = worst_excess <= tol
-    est = estimate_from_samples(np.column_stack(rates), confidence=1 - CLAIM_LEVEL)
-    a = agreement_verdict(est, np.array(preds), "lp-proj-1 global iterate: fitted growth rate vs E log|(N_b - C)/N| "
-                                                "(rho^R replaced by 1)")
-    status = HOLDS if bound_ok and a["status"] == HOLDS else FAILS
-    return dict(status=status,
+    est = estimate_from_samples(np.column_stack(rates), confidence=1 - decide.LEVEL)
+    a = decide.agreement(est, np.array(preds), tests=2, what="lp-proj-1 global iterate: fitted growth rate vs "
+                                                             "E log|(N_b - C)/N| (rho^R replaced by 1)")
+    return decide.combine([decide.bound(1 + worst_excess, 1.0, atol=tol, of="clip bound",
+                                        what="benign loss / clip bound, every run and round"), a],
                 observed={"max_relative_excess_over_bound": worst_excess, "max_benign_loss_lpproj1": max_loss1,
                           "max_benign_loss_lpproj2": max_loss2,
                           "global_rates": {lv: [float(m), float(lo), float(hi)] for lv, m, lo, hi in
@@ -202,10 +199,9 @@ def _lpproj1_bounded(full: bool, seed):
                                                np.atleast_1d(est.ci_high))}},
                 bound={"loss_bound": "sigma^2/2 + (b/2) mean_b (||w_hat_k - w_k|| + sqrt(d_sub) lam/b)^2",
                        "tolerance": tol, "predicted_global_rates": dict(zip(div_levels, preds))},
-                evidence=f"lp-proj-1 under sign-flip (tau=10, N_a/N in {LEVELS}, {reps} reps x {T} rounds): benign loss "
+                what=f"lp-proj-1 under sign-flip (tau=10, N_a/N in {LEVELS}, {reps} reps x {T} rounds): benign loss "
                          f"<= clip bound at every round (max relative excess {worst_excess:.2g}, max loss "
-                         f"{max_loss1:.4g}; lp-proj-2 reaches {max_loss2:.3g}); its global iterate itself diverges: "
-                         f"{a['evidence']}",
+                         f"{max_loss1:.4g}; lp-proj-2 reaches {max_loss2:.3g}); its global iterate itself diverges",
                 params=dict(reps=reps, T=T, t0=t0, N=N, **BASE, tau=TAU["sign-flip"]))
 
 
@@ -216,7 +212,7 @@ def _lpproj1_bounded(full: bool, seed):
              "q = rho^R N_b/N, drift = (1 - rho^R)||sum_b P w_hat_k||; lp-proj-1: q = N_b/N, drift = N_b R eta lam "
              "sqrt(d_sub)) and E||w_T|| <= beta (drift + tau sqrt(N_a d_sub))/(N (1 - q)).",
              regime="linear model as in lpproj.robust.multiplier-identity, tau = 100 (Sec. 5.4), N_a/N in {0.1, 0.2, 0.5, "
-                    "0.8}, p in {1, 2}, w_0 = 0, beta = 1; pathwise envelope: any excess above 1e-9 relative is FAILS; the "
+                    "0.8}, p in {1, 2}, w_0 = 0, beta = 1; pathwise envelope: any excess above 1e-9 relative is refuted; the "
                     "expectation bound: one-sided z test of mean(||w_T|| - bound) > 0 at 1e-4, Bonferroni over 16 cases")
 def _other_attacks_bounded(full: bool, seed):
     reps, T = (200, 80) if full else (20, 30)
@@ -225,9 +221,8 @@ def _other_attacks_bounded(full: bool, seed):
     prob = _problem(s_prob)
     eta, lam, R, beta = BASE["eta"], BASE["lam"], BASE["R"], 1.0
     rho = contraction_factor(eta, lam, prob.b)
-    worst_env, n_stat_fail, max_loss = -np.inf, 0, {}
-    stat_rows = []
-    crit = stats.norm.ppf(1 - CLAIM_LEVEL / len(cases))  # one-sided, Bonferroni over the cases
+    worst_env, max_loss = -np.inf, {}
+    stat_rows, stat_decisions = [], []
     for (attack, p, level), s in zip(cases, s_runs):
         N_a, N_b = int(level * N), N - int(level * N)
         w_hat = prob.sample_w_hat(as_generator(s), reps)
@@ -243,23 +238,23 @@ def _other_attacks_bounded(full: bool, seed):
         norms = np.linalg.norm(res.history, axis=-1)
         worst_env = max(worst_env, float(np.max((norms - env) / np.maximum(env, 1e-300))))
         stat = stationary_norm_bound(q, drift, TAU[attack], N_a, prob.d_sub, beta, N)  # per replicate
-        est = estimate_from_samples(norms[-1] - stat, confidence=1 - CLAIM_LEVEL)   # E||w_T|| - bound <= q^T ||w_0|| = 0
-        z = float(est.mean / est.se) if est.se > 0 else -np.inf
-        n_stat_fail += int(z > crit)
+        # E||w_T|| <= bound (+ q^T ||w_0|| = 0): per replicate ||w_T|| - bound, scaled by the mean bound
+        est = estimate_from_samples((norms[-1] - stat) / float(np.mean(stat)) + 1.0)
+        stat_decisions.append(decide.bound(est, 1.0, tests=len(cases) + 1, what=f"{attack}, p={p}, {level}"))
         stat_rows.append(dict(attack=attack, p=p, level=level, mean_norm=float(norms[-1].mean()),
-                              bound=float(np.mean(stat)), z=z))
+                              bound=float(np.mean(stat))))
         max_loss[f"{attack}/p={p}/{level}"] = float(np.max(res.losses))
     tol = 1e-9
-    status = HOLDS if worst_env <= tol and n_stat_fail == 0 else FAILS
     worst = max(stat_rows, key=lambda r: r["mean_norm"] / r["bound"])
-    return dict(status=status,
-                observed={"max_relative_envelope_excess": worst_env, "stationary_failures": n_stat_fail,
-                          "stationary": stat_rows, "max_benign_loss": max_loss},
+    env_decision = decide.bound(1 + worst_env, 1.0, atol=tol, of="envelope", what="||w_t|| / pathwise envelope")
+    return decide.combine([env_decision] + stat_decisions,
+                observed={"max_relative_envelope_excess": worst_env, "stationary": stat_rows,
+                          "max_benign_loss": max_loss},
                 bound={"envelope": "B_{t+1} = q B_t + beta (drift + ||A_t||)/N", "tolerance": tol,
-                       "stationary": "beta (drift + tau sqrt(N_a d_sub))/(N (1 - q))", "z_critical": float(crit)},
-                evidence=f"same-value and Gaussian (tau=100), p=1 and 2, N_a/N in {LEVELS}, {reps} reps x {T} rounds: "
+                       "stationary": "beta (drift + tau sqrt(N_a d_sub))/(N (1 - q))"},
+                what=f"same-value and Gaussian (tau=100), p=1 and 2, N_a/N in {LEVELS}, {reps} reps x {T} rounds: "
                          f"||w_t|| <= pathwise envelope everywhere (max relative excess {worst_env:.2g}); E||w_T|| <= "
-                         f"stationary bound in all {len(cases)} cases (one-sided z <= {crit:.2f}; tightest: "
+                         f"stationary bound in all {len(cases)} cases (tightest: "
                          f"{worst['attack']}, p={worst['p']}, {worst['level']}: {worst['mean_norm']:.4g} vs "
                          f"{worst['bound']:.4g}); max benign loss {max(max_loss.values()):.4g}",
                 params=dict(reps=reps, T=T, N=N, **BASE, tau=100.0))
@@ -273,10 +268,14 @@ PAPER_STAR = (False, False, True, True)  # Table 7: lp-proj-2 is * at 50% and 80
              "Linear analogue of Table 7's stars: with the paper's tau = 10 and corruption levels, lp-proj-2's benign loss "
              "collapses exactly where E log|m| > 0, which is at 50% and 80% but not at 10% and 20% on 16 of the 18 points "
              "of the paper's (eta, lam, R) grid, while lp-proj-1's benign loss stays below its clip bound in every run.",
+             analogue="linear model of Sec. 4.2 (N = 100, d = 20, d_sub = 5, b = 1, Xi^T Xi = n b I, orthonormal-row "
+                      "P, exact inner solves), sign-flip attack with tau = 10, N_a/N in {0.1, 0.2, 0.5, 0.8}, T = 80 "
+                      "rounds, the paper grid eta in {0.05, 0.1, 0.5}, lam in {0.1, 1, 10}, R in {1, 5}, seeds "
+                      "spawned from the claim seed",
              regime="linear model as in lpproj.robust.multiplier-identity, b = 1, N = 100, T = 80; grid eta in {0.05, "
                     "0.1, 0.5}, lam in {0.1, 1, 10}, R in {1, 5} (App. C.1; quick mode runs 3 grid points, full mode all "
                     "18); collapse = benign loss up by 1e12 over T rounds; runs with |rate| T < 2 ln(1e6) undecidable; any "
-                    "mismatch is FAILS (exact binomial, allowed rate 0)")
+                    "mismatch is refuted (exact binomial, allowed rate 0)")
 def _table7_linear(full: bool, seed):
     reps, T = (50, 80) if full else (8, 80)
     grid = GRID if full else ((0.05, 1.0, 5), (0.5, 1.0, 5), (0.5, 10.0, 5))
@@ -305,17 +304,17 @@ def _table7_linear(full: bool, seed):
                         reps=reps, w_hat=w_hat, seed=s2)
         bound = lpproj1_loss_bound(w_hat, prob.W, lam, prob.b, prob.sigma, prob.d_sub, N_a)
         worst_excess = max(worst_excess, float(np.max((r1.losses - bound) / bound)))
-    v = binomial_verdict(mism, trials, 0.0, what="lp-proj-2 runs whose benign-loss collapse (x1e12) contradicts "
-                                                 "E log|m| > 0")
-    ok = v["status"] == HOLDS and worst_excess <= 1e-12
+    v = decide.probability(mism, trials, 0.0, what="lp-proj-2 runs whose benign-loss collapse (x1e12) contradicts "
+                                                   "E log|m| > 0")
     star_points = [g for g in GRID if tuple(r > 0 for r in pred[g]) == PAPER_STAR]
     other = {str(g): [lv for lv, r in zip(LEVELS, pred[g]) if r > 0] for g in GRID if g not in star_points}
-    return dict(status=HOLDS if ok else FAILS,
+    return decide.combine([v, decide.bound(1 + worst_excess, 1.0, atol=1e-12, of="clip bound",
+                                           what="lp-proj-1 benign loss / clip bound")],
                 observed={"mismatches": v["observed"], "collapse_fraction": {str(g): x for g, x in observed_pattern.items()},
                           "grid_points_with_paper_pattern": n_star, "other_patterns": other,
                           "lpproj1_max_relative_excess": worst_excess, "undecided_runs": undecided},
                 bound={"predicted_rates": {str(g): [round(r, 4) for r in pred[g]] for g in GRID}},
-                evidence=f"{v['evidence']}; the criterion predicts Table 7's pattern (lp-proj-2 * at 50% and 80% only) "
+                what=f"the criterion predicts Table 7's pattern (lp-proj-2 * at 50% and 80% only) "
                          f"at {n_star}/{len(GRID)} points of the paper's (eta, lam, R) grid (others: {other}); "
                          f"lp-proj-1's benign loss stays below its clip bound in every run (max relative excess "
                          f"{worst_excess:.2g}); {len(grid)} grid points run, {reps} reps x {T} rounds",
