@@ -1,7 +1,8 @@
 """Every claim of the fedlrgd paper can fail: a realistic bug (or violating numbers) injected into an inner function
-the claim calls turns its verdict into ``fails`` (issue 11, "Verdicts that can fail").
+the claim calls turns its verdict into ``refuted`` (decided by :mod:`fedtheory.decide`).
 
-For the errata the fails path is "the corrected form fails the referee". Patches shrink what runs where a claim is slow
+For the errata the fails path is "the corrected form fails the referee" (``decide.erratum``: both forms fail ->
+refuted); for the vacuous claims it breaks a link of the vacuity argument (``decide.vacuous_given`` -> refuted). Patches shrink what runs where a claim is slow
 (the remaining cases still carry the violation)."""
 import dataclasses
 import math
@@ -133,7 +134,7 @@ FAILS_PATHS = {
     "fedlrgd.prop2.erlang-quantile": _prop2,
     "fedlrgd.eq19.erlang-max": _eq19,
     "fedlrgd.eq23.mm1-queue": _eq23,
-    "fedlrgd.eq6.exponent.erratum": _eq6,
+    "fedlrgd.eq6.exponent": _eq6,
     "fedlrgd.lemma1.taylor": _lemma1,
     "fedlrgd.thm1.svd-tail": _svd_tail,
     "fedlrgd.thm1.bound-shape": _bound_shape,
@@ -143,7 +144,7 @@ FAILS_PATHS = {
     "fedlrgd.alg1.line10.erratum": _line10,
     "fedlrgd.eq47.bracket.erratum": _eq47,
     "fedlrgd.thm2.S-and-delta": _thm2,
-    "fedlrgd.abstract.exponent.erratum": _abstract,
+    "fedlrgd.abstract.exponent": _abstract,
     "fedlrgd.thm3.fedave": _thm3,
     "fedlrgd.lemma4": _lemma4,
     "fedlrgd.prop1.ratio": _prop1,
@@ -174,4 +175,6 @@ def test_every_claim_has_a_fails_path():
 def test_claim_can_fail(claim_id, monkeypatch, serial_uncached):
     FAILS_PATHS[claim_id](monkeypatch)
     v = get_claim(claim_id).evaluate(full=False)
-    assert v.status == "fails", v.summary()
+    # the Appendix C row is an experiment on the paper's networks: its linear analogue failing is not-reproduced
+    expected = "not-reproduced" if claim_id == "fedlrgd.appC.approximate-rank" else "refuted"
+    assert v.status == expected, v.summary()

@@ -207,7 +207,7 @@ FAILS_PATHS_FEDAVE = {
 def test_claim_can_fail(claim_id, monkeypatch, serial_uncached):
     FAILS_PATHS_FEDAVE[claim_id](monkeypatch)
     v = get_claim(claim_id).evaluate(full=False)
-    assert v.status == "fails", v.summary()
+    assert v.status == "refuted", v.summary()
 
 
 @pytest.mark.parametrize("claim_id", sorted(FAILS_PATHS_FEDAVE))

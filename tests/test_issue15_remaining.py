@@ -1,7 +1,7 @@
 """Issue 15, items 5-7 (FedLRGD): Lemma 1 / Theorem 1 with l >= 2, the remaining partial claims, the time-model rows and
 errata (checks/fedlrgd/remaining.py, fedtheory/lowrank/holder_classes.py). Unit tests of the library functions against
 independent computations, bad input, and FAILS_PATHS_REMAINING: one injected bug per claim, under which the claim must
-report ``fails`` (for the erratum claim: the corrected form fails its referee)."""
+report ``refuted`` (for the erratum claim: the corrected form fails its referee)."""
 import math
 import warnings
 
@@ -236,4 +236,4 @@ def test_every_remaining_claim_has_a_fails_path():
 def test_claim_can_fail(claim_id, monkeypatch, serial_uncached):
     FAILS_PATHS_REMAINING[claim_id](monkeypatch)
     v = get_claim(claim_id).evaluate(full=False)
-    assert v.status == "fails", v.summary()
+    assert v.status == "refuted", v.summary()

@@ -106,6 +106,28 @@ def holder_quotients(fn: HolderFunction, theta: float, order: int, exponent: flo
     return out
 
 
+@dataclass(frozen=True)
+class CosineSmooth(HolderFunction):
+    """``L2 cos(theta x)`` on [0, 1] (d = p = 1) with theta in [-1, 1] and an integer ``eta >= 1``: class (eta, L2)
+    w.r.t. l1 for every integer eta (the l-th x-derivative ``L2 theta^l cos(theta x + l pi/2)`` is Lipschitz with
+    constant ``L2 |theta|^(l+1) <= L2``, and eta - l = 1). A C-infinity latent function inside Theorem 2's regime
+    eta > (2 alpha + 2) d for eta > 4 (Jadbabaie, Makur and Shah, 2023, (6) and Theorem 2)."""
+
+    def __post_init__(self):
+        if self.eta != int(self.eta) or self.eta < 1 or self.d != 1 or self.p != 1:
+            raise ValueError(f"CosineSmooth needs an integer eta >= 1 and d = p = 1; got eta={self.eta}, d={self.d}")
+
+    def matrix(self, X, Theta):
+        return self.L2 * np.cos(X @ Theta.T)
+
+    def sample_theta(self, rng, k):
+        return rng.uniform(-1, 1, (k, self.p))
+
+    def x_derivative(self, k):
+        """``d^k/dx^k L2 cos(t x)`` as a function of ``(x, t)``."""
+        return lambda x, t: self.L2 * t ** k * np.cos(t * x + k * math.pi / 2)
+
+
 # ----------------------------------------------------------------------------- Theorem 2's proof chain
 def thm2_chain(log_r, d, eta, log_inv_eps, *, alpha=1.0, kappa=2.0, B=1.0, mu=0.1, p=1, L2=1.0, F0_gap=1.0):
     """The requirement of the proof of Theorem 2 (Sec. V) at rank ``r = exp(log_r)``, evaluated in log space.

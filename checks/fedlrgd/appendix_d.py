@@ -1,5 +1,5 @@
-"""Appendix D of FedLRGD (proof of Theorem 3): the sandwich (85), the discriminant of (87) with the sufficient
-thresholds implied by (88), and the note "T >= T0" after (81) (issue 15).
+"""Appendix D of Jadbabaie, Makur and Shah (2023) (proof of Theorem 3): the sandwich (85), the discriminant of (87)
+with the sufficient thresholds implied by (88), and the note "T >= T0" after (81), decided by :mod:`fedtheory.decide`.
 
 Referees: an independent numerical minimisation (coarse log grid + scipy's bounded Brent, with T found by
 ``scipy.optimize.brentq`` on the constraint of (79) instead of the closed form (80)); sympy for the identities; exact
@@ -13,10 +13,9 @@ import math
 import numpy as np
 
 from fedtheory._validation import check_int, check_real
-from fedtheory.claims import FAILS, HOLDS
+from fedtheory import decide
 from fedtheory.lowrank.fedave import lemma3_T0
 from fedtheory.lowrank.theory import fedave_b_star_viete, fedave_constraint_T, fedave_gamma_numeric
-from .._util import erratum_verdict
 from . import PAPER
 
 
@@ -76,30 +75,24 @@ def _eq85_grid(full: bool):
                     "T by root finding on the constraint instead of (80)), agreement to 1e-7 relative; min g by the "
                     "same independent minimiser; sandwich with relative slack 1e-9")
 def _eq85(full: bool, seed):
-    worst_lo, worst_hi, ref_err, bad, rows = math.inf, 0.0, 0.0, 0, []
+    ratios, G_lib, G_ind, rows = [], [], [], []
     grid = _eq85_grid(full)
     for m, phi, tau, et, C in grid:
         G, _, _ = fedave_gamma_numeric(m, phi, tau, et, C)
         G_ref, _ = _gamma_ref(m, phi, tau, et, C)
         gmin, _ = _g_min_ref(m, phi, tau, et, C)
-        err = abs(G - G_ref) / G_ref
-        ref_err = max(ref_err, err)
-        r = G / gmin
-        worst_lo, worst_hi = min(worst_lo, r), max(worst_hi, r)
-        ok = err <= 1e-7 and gmin <= G * (1 + 1e-9) and G <= 2 * gmin * (1 + 1e-9)
-        if not ok:
-            bad += 1
-            if len(rows) < 3:
-                rows.append(f"(m={m}, phi={phi:g}, tau={tau}, eps~={et:g}, C={C:g}): Gamma {G:.6g} (referee {G_ref:.6g}), "
-                            f"min g {gmin:.6g}, ratio {r:.4f}")
-    status = HOLDS if bad == 0 else FAILS
-    return dict(status=status,
-                observed={"points": len(grid), "violations": bad, "ratio_min": worst_lo, "ratio_max": worst_hi,
-                          "referee_rel_error": ref_err},
-                bound={"ratio": [1.0, 2.0], "referee_tolerance": 1e-7},
-                evidence=f"{len(grid)} points: Gamma/min g in [{worst_lo:.6f}, {worst_hi:.6f}] (allowed [1, 2]); Gamma vs the independent minimisation: largest relative "
-                         f"difference {ref_err:.2g}; {bad} violations" + ("; " + "; ".join(rows) if rows else ""),
-                params={"grid_points": len(grid), "full": full})
+        G_lib.append(G)
+        G_ind.append(G_ref)
+        ratios.append(G / gmin)
+    r = np.array(ratios)
+    return decide.combine(
+        [decide.bound(1 / r, 1.0, rtol=1e-9, of="lower constant 1", what="min g / Gamma <= 1"),
+         decide.bound(r, 2.0, rtol=1e-9, of="upper constant 2", what="Gamma / min g <= 2"),
+         decide.identity(np.array(G_lib), np.array(G_ind), rtol=1e-7, what="Gamma vs the independent minimisation")],
+        what=f"{len(grid)} points: Gamma/min g in [{r.min():.6f}, {r.max():.6f}] (allowed [1, 2])",
+        observed={"points": len(grid), "ratio_min": float(r.min()), "ratio_max": float(r.max()),
+                  "referee_rel_error": float(np.max(np.abs(np.array(G_lib) / np.array(G_ind) - 1)))},
+        bound={"ratio": [1.0, 2.0], "referee_tolerance": 1e-7}, params={"grid_points": len(grid), "full": full})
 
 
 # ----------------------------------------------------------------------------- discriminant and thresholds
@@ -193,29 +186,29 @@ def _disc(full: bool, seed):
     failed = [n for n, ok in sym if not ok]
     ms, ets, Cs = ((10, 1000, 10**5), (1.0, 1e-3, 1e-6, 1e-9), (0.01, 1.0, 100.0, 1e4)) if full else \
         ((10, 1000), (1.0, 1e-3, 1e-6), (0.01, 1.0, 100.0))
-    t_max, n, bad_num = 0.0, 0, 0
+    t_vals, brk, lhs86, rhs86 = [], [], [], []
     for m, tau, et, C, mult in itertools.product(ms, (0.2, 1.0), ets, Cs, (1.0, 4.0)):
         phi = mult * 40 / (C ** 0.25 * tau)
         C1, C2, C3 = C / (2 * m * et), m * math.sqrt(C / et), phi * tau * m
-        t = 3 / C3 * math.sqrt(6 * C2 / C1)
+        t_vals.append(3 / C3 * math.sqrt(6 * C2 / C1))
         bv = fedave_b_star_viete(m, phi, tau, et, C)
         mid, half = math.sqrt(C2 / C1), 10 * C2 / (C1 * C3)
-        ok = t <= 6 * math.sqrt(3) / 40 * (1 + 1e-12) and mid - half <= bv * (1 + 1e-9) and bv <= (mid + half) * (1 + 1e-9)
+        brk += [(mid - half) / bv, bv / (mid + half)]
         # the Viete root is a stationary point of g (86): residual relative to the terms
-        res = abs(2 * C1 * bv ** 3 + C1 * C3 * bv ** 2 - C2 * C3) / (C2 * C3)
-        ok = ok and res <= 1e-8
-        t_max, n, bad_num = max(t_max, t), n + 1, bad_num + (not ok)
-    status = HOLDS if not failed and bad_num == 0 else FAILS
-    return dict(status=status,
-                observed={"symbolic_checks": len(sym), "symbolic_failed": failed, "numeric_points": n,
-                          "numeric_violations": bad_num, "t_max": t_max},
-                bound={"t_max": 6 * math.sqrt(3) / 40, "threshold_k": dict(THRESHOLDS)},
-                evidence=f"sympy: {len(sym) - len(failed)}/{len(sym)} identities/implications hold"
-                         + (f" (failed: {'; '.join(failed)})" if failed else "")
-                         + f"; margins 40 - k = {40 - 3 * math.sqrt(6):.3f}, {40 - 6 * math.sqrt(3):.3f}, 0, 37 (k = 3 sqrt6, "
-                           f"6 sqrt3, 40, 3); {n} numeric points: largest t = {t_max:.4f} <= 6 sqrt3/40 = "
-                           f"{6 * math.sqrt(3) / 40:.4f} < 1, Viete b* inside the Lemma 4 bracket at {n - bad_num}/{n}",
-                params={"full": full})
+        lhs86.append(2 * C1 * bv ** 3 + C1 * C3 * bv ** 2)
+        rhs86.append(C2 * C3)
+    n = len(t_vals)
+    return decide.combine(
+        [decide.identity(np.array([float(ok) for _, ok in sym]), 1.0, atol=1e-12,
+                         what=f"sympy: {len(sym) - len(failed)}/{len(sym)} identities/implications hold (1 = holds)"
+                              + (f" (failed: {'; '.join(failed)})" if failed else "")),
+         decide.bound(t_vals, 6 * math.sqrt(3) / 40, rtol=1e-12, of="threshold 6 sqrt3/40",
+                      what=f"{n} numeric points: t = (3/C3) sqrt(6 C2/C1)"),
+         decide.bound(brk, 1.0, rtol=1e-9, of="Lemma 4 bracket", what="Viete b* inside sqrt(C2/C1) +- 10 C2/(C1 C3)"),
+         decide.identity(np.array(lhs86), np.array(rhs86), rtol=1e-8, what="Viete root solves (86)")],
+        what=f"margins 40 - k = {40 - 3 * math.sqrt(6):.3f}, {40 - 6 * math.sqrt(3):.3f}, 0, 37 (k = 3 sqrt6, 6 sqrt3, 40, 3)",
+        observed={"symbolic_checks": len(sym), "symbolic_failed": failed, "numeric_points": n, "t_max": max(t_vals)},
+        bound={"t_max": 6 * math.sqrt(3) / 40, "threshold_k": dict(THRESHOLDS)}, params={"full": full})
 
 
 # ----------------------------------------------------------------------------- T >= T0
@@ -248,7 +241,7 @@ def _T0_grid(full: bool):
     return list(itertools.product((10, 1000), (1.0,), (1.0, 1e-3, 1e-6, 1e-9), (1.0, 100.0), (0.1, 0.5), (2.0,)))
 
 
-@PAPER.claim("fedlrgd.appD.T-ge-T0.erratum", "Appendix D, note after (81)",
+@PAPER.claim("fedlrgd.appD.T-ge-T0", "Appendix D, note after (81)",
              "Printed: at the optimum, T of (80) satisfies T >= T0 = Theta(m/b) (Lemma 3's range) for all eps in (0, 1] "
              "(Theorem 3). Corrected: T >= T0 at the proof's b* (rounded to an integer batch, either way) whenever sqrt(2) "
              "x^3 >= 4 max{kappa, 4 + 32 kappa^2 (1 - tau)/(tau (m - 1)), 16 x/mu^2}, x = (C/eps~)^{1/4}, i.e. for small "
@@ -261,28 +254,34 @@ def _T0_grid(full: bool):
                     "root finding on the constraint of (79) (not the closed form (80)), which must agree with (80) to "
                     "1e-9; printed fails if at some point T < T0 at both integer neighbours; also compared at the integer neighbours "
                     "of the minimiser of (79) (fedtheory's numerical one) for the worst point (quick) or every failing point "
-                    "(full)")
+                    "(full); refuted: the proof's note fails on part of the grid with no typo-level fix (the repair is an "
+                    "added hypothesis, decided alongside)",
+             aliases=("fedlrgd.appD.T-ge-T0.erratum",),
+             root_cause="appd-t-ge-t0")
 def _T0(full: bool, seed):
     grid = _T0_grid(full)
     n, viol_printed, viol_corr, n_corr, T_err, worst = 0, 0, 0, 0, 0.0, None
+    best_ratio, corr_ratio = [], []  # per point: max over the neighbours of T/T0; min over them where the repair applies
     failing = []
     fail_max, hold_min = 0.0, math.inf  # largest mu^4 C/eps~ with T < T0 at both neighbours; smallest with T >= T0 at both
     for m, tau, et, C, mu, kappa in grid:
         phi = max(100.0, 80 / (C ** 0.25 * tau))
         bs = fedave_b_star_viete(m, phi, tau, et, C)
         cands = sorted({max(1, math.ceil(bs))} | ({math.floor(bs)} if bs >= 1 else set()))
-        ok_any, ok_all = False, True
+        ok_any, ok_all, rats = False, True, []
         for b in cands:
             T_lib = float(fedave_constraint_T(b, m, et, C))
             T_ref = _T_root(b, m, et, C)
             T_err = max(T_err, abs(T_lib - T_ref) / T_ref)
             T0 = lemma3_T0(kappa, tau, m, mu, b)
+            rats.append(T_ref / T0)
             ok_any |= T_ref >= T0
             ok_all &= T_ref >= T0
             if worst is None or T_ref / T0 < worst[0]:
                 worst = (T_ref / T0, f"m={m}, tau={tau}, eps~={et:g}, C={C:g}, mu={mu}, kappa={kappa}: b={b}, T={T_ref:.4g}, "
                                      f"T0={T0:.4g}", (m, phi, tau, et, C, mu, kappa))
         n += 1
+        best_ratio.append(max(rats))
         if not ok_any:
             viol_printed += 1
             failing.append((m, phi, tau, et, C, mu, kappa))
@@ -291,6 +290,7 @@ def _T0(full: bool, seed):
             hold_min = min(hold_min, mu ** 4 * C / et)
         if corrected_T0_condition(m, tau, et, C, mu, kappa):
             n_corr += 1
+            corr_ratio.append(min(rats))
             viol_corr += not ok_all
     # the same comparison at the minimiser of (79) itself (not the surrogate's b*): every failing point in full mode,
     # the worst one in quick mode
@@ -300,20 +300,23 @@ def _T0(full: bool, seed):
         bG = fedave_gamma_numeric(m, phi, tau, et, C)[1]
         nb = {max(1, math.ceil(bG))} | ({math.floor(bG)} if bG >= 1 else set())
         fail79 += all(_T_root(b, m, et, C) < lemma3_T0(kappa, tau, m, mu, b) for b in nb)
-    ref_ok = T_err <= 1e-9
-    printed_holds = viol_printed == 0 and ref_ok
-    corrected_holds = viol_corr == 0 and n_corr > 0 and ref_ok
     ev = (f"{n} points with (88): T < T0 at both integer neighbours of b* at {viol_printed} (the largest mu^4 C/eps~ among "
           f"them {fail_max:.3g}, the smallest with T >= T0 at both neighbours {hold_min:.3g}; worst T/T0 = "
-          f"{worst[0]:.3g} at {worst[1]}); the corrected condition covers {n_corr} points, "
-          f"T >= T0 at both neighbours fails at {viol_corr} of them; T by root finding vs (80): largest relative "
-          f"difference {T_err:.2g}; at the integer neighbours of the minimiser of (79) itself, T < T0 at {fail79} of "
-          f"{len(at79)} {'failing points' if full else 'worst point'}")
-    return erratum_verdict(printed_holds, corrected_holds,
-                           printed={"violations": viol_printed, "points": n, "worst_T_over_T0": worst[0],
-                                    "fails_max_mu4_C_over_eps": fail_max, "holds_min_mu4_C_over_eps": hold_min,
-                                    "fails_at_79_minimiser": [fail79, len(at79)]},
-                           corrected={"violations": viol_corr, "points": n_corr, "T_rel_error": T_err},
-                           evidence=ev, params={"grid_points": n, "full": full},
-                           referee="T by brentq root finding on the constraint of (79) (not the closed form (80)); T0 "
-                                   "from Lemma 3 at integer b")
+          f"{worst[0]:.3g} at {worst[1]}); the repair's condition covers {n_corr} points, T >= T0 at both neighbours "
+          f"fails at {viol_corr} of them; T by root finding vs (80): largest relative difference {T_err:.2g}; at the "
+          f"integer neighbours of the minimiser of (79) itself, T < T0 at {fail79} of {len(at79)} "
+          f"{'failing points' if full else 'worst point'}")
+    printed = decide.bound(best_ratio, 1.0, sense=">=", of="T0", what="printed note: T >= T0 at an integer neighbour "
+                           "of b*, every point")
+    repair = decide.premised(lambda: decide.bound(corr_ratio, 1.0, sense=">=", of="T0",
+                                                  what="repair: T >= T0 at both neighbours where its condition holds"),
+                             held=n_corr, trials=n, what="the repair's condition", unit="grid points")
+    return decide.combine(
+        [printed, repair, decide.bound(T_err, 1e-9, of="referee tolerance", what="T by root finding vs (80)")],
+        what=ev, observed={"violations": viol_printed, "points": n, "worst_T_over_T0": worst[0],
+                           "fails_max_mu4_C_over_eps": fail_max, "holds_min_mu4_C_over_eps": hold_min,
+                           "fails_at_79_minimiser": [fail79, len(at79)], "repair_points": n_corr,
+                           "repair_violations": viol_corr, "T_rel_error": T_err},
+        bound={"T_over_T0": 1.0}, params={"grid_points": n, "full": full}, root_cause="appd-t-ge-t0",
+        referee="T by brentq root finding on the constraint of (79) (not the closed form (80)); T0 from Lemma 3 at "
+                "integer b")

@@ -120,14 +120,14 @@ ROWS = (
       "checked", section="App. D", claims=("fedlrgd.thm3.fedave",)),
     R("App. D, T >= T0 note", "remark",
       "At the optimum, T >= T0 = Theta(m/b) (Lemma 3's range) and b* = O(m) are asserted to hold, for all eps in (0, 1] "
-      "(Theorem 3). Erratum: with (88), T of (80) at the Viete b* (either integer rounding) is below Lemma 3's T0 at 504 of "
+      "(Theorem 3). Refuted (a proof step, root cause appd-t-ge-t0): with (88), T of (80) at the Viete b* (either integer rounding) is below Lemma 3's T0 at 504 of "
       "2016 grid points (m 10..1e4, eps~ 1..1e-10, C 1..1e4, mu 0.1/0.5, kappa 2/10, tau 0.5/1; worst T/T0 = 0.0012 at m = 10, "
       "eps~ = C = 1, mu = 0.1, kappa = 10, tau = 0.5), with mu^4 C/eps~ up to 198 among the failures (all 504 fail at the "
       "minimiser of (79) itself too; T by root finding, not (80)); T >= T0 holds at all 1200 "
       "points meeting the derived sufficient condition sqrt(2) x^3 >= 4 max{kappa, 4 + 32 kappa^2 (1 - tau)/(tau (m - 1)), "
       "16 x/mu^2}, x = (C/eps~)^{1/4} (asymptotically C/eps~ >= 2048/mu^4): the note holds for small eps~ or large C only. "
       "b* = O(m) is the upper end of (89), checked by fedlrgd.thm3.fedave.",
-      "checked", section="App. D", claims=("fedlrgd.appD.T-ge-T0.erratum",)),
+      "checked", section="App. D", claims=("fedlrgd.appD.T-ge-T0",)),
     # ------------------------------------------------------------------ Appendix E
     R("App. E, first-term estimate", "statement",
       "e sqrt(d) 2^d (eta+d)^d <= e (2c2+4alpha+6) d^{d+1/2} = O(d^{2d+1/2}) (printed without the exponent d on "
@@ -138,5 +138,5 @@ ROWS = (
       "r = O(sub-poly(n) (p/eps)^{1/(2 c1)}) under Proposition 1's scalings, and S = Theta(log(p/eps)) = O(log r); checked: the "
       "p/eps exponent of Gamma (r^2 dominating) with r the smallest rank the proof of Theorem 2 admits, 0.2506 = 2 x 1/(2 c1) "
       "at d = 1, eta = 8 (c1 = 4, alpha = 1), i.e. r ~ (p/eps)^{1/(2 c1)}; the sub-poly(n) factor is not.",
-      "checked", section="App. E", claims=("fedlrgd.abstract.exponent.erratum",)),
+      "checked", section="App. E", claims=("fedlrgd.abstract.exponent",)),
 )

@@ -4,11 +4,11 @@ from fedtheory.ledger import LedgerRow as R
 ROWS = (
     # ------------------------------------------------------------------ Abstract, Section I
     R("Abstract", "statement",
-      "Gamma(FedLRGD) scales like phi m (p/eps)^{Theta(d/eta)} (printed Theta(d/n), a typo; Sec. I-B item 3 and Sec. VI say d/eta) "
+      "Gamma(FedLRGD) scales like phi m (p/eps)^{Theta(d/eta)} (the extracted text's Theta(d/n) is an eta/n glyph artifact: the arXiv abstract, Sec. I-B item 3 and Sec. VI say d/eta) "
       "and Gamma(FedAve) like phi m (p/eps)^{3/4}; checked: the exponent of p/eps in Gamma, with r the smallest rank the "
       "proof of Theorem 2 admits (bisection on its requirement), stays within a factor 16 of d/eta over (d, eta, m, s) "
-      "while exponent x n/d spreads over 24 decades (the printed d/n is refuted).",
-      "checked", section="Abstract", claims=("fedlrgd.abstract.exponent.erratum",)),
+      "while exponent x n/d spreads over 24 decades (the artifact reading d/n would fail); holds.",
+      "checked", section="Abstract", claims=("fedlrgd.abstract.exponent",)),
     R("Eqs. (1)-(3)", "definition",
       "ERM objective F(theta) = (1/n) sum_i f(x^(i); theta) (1), its finite-sum form (2), and the federated split with r server "
       "samples and s samples on each of m clients, n = ms + r (3).",
@@ -25,9 +25,9 @@ ROWS = (
       reason="assumption; its Appendix A instance (lambda_min >= mu) is checked in the Eq. (68) row"),
     R("Eq. (6)", "assumption",
       "Assumption 3 (smoothness in data): each g_i(.; theta) is (eta, L2)-Hoelder w.r.t. l1, |grad^s g_i(y1) - grad^s g_i(y2)| "
-      "<= L2 ||y1 - y2||_1^{eta - l} for |s| = l = ceil(eta) - 1; checked: the printed exponent eta - 1 (l/1 glyph error) "
-      "admits only polynomials for eta = 2.5, the corrected eta - l is the one the Lemma 1 proof uses.",
-      "checked", section="II-B", claims=("fedlrgd.eq6.exponent.erratum",)),
+      "<= L2 ||y1 - y2||_1^{eta - l} for |s| = l = ceil(eta) - 1; checked under this reading (the extracted eta - 1 is an "
+      "l/1 glyph artifact: it would admit only polynomials for eta = 2.5); eta - l is the one the Lemma 1 proof uses; holds.",
+      "checked", section="II-B", claims=("fedlrgd.eq6.exponent",)),
     R("Eq. (7)", "assumption",
       "Assumption 4 (non-singularity): for distinct data y^(1..r) and (a.e.) distinct parameters, G^(i)_{jk} = g_i(y^(j); "
       "theta^(k)) is invertible; checked on Appendix A's logistic g_i at random distinct data and nodes (d = 2, 3): G rebuilt "
@@ -44,7 +44,8 @@ ROWS = (
       "b = 6.4 [3.0, 9.7] for p = 1, local exponent 15 -> 131 over r = 2..24; b = 5.8 [3.6, 8.0] for p = 2, 7.7 -> 22 over "
       "r = 4..64). Read literally ('any distinct samples') (8) holds for no continuous g (two nearby samples make G nearly "
       "singular); with (6) and Lemma 1 it forces alpha >= eta/d - 1 - o(1), i.e. eta <= (alpha + 1) d, against Theorem 2's "
-      "eta > (2 alpha + 2) d.",
+      "eta > (2 alpha + 2) d: Theorem 2's hypotheses admit no full-rank instance (vacuous, root cause "
+      "thm2-hypotheses-empty), and Appendix A's example lies outside them.",
       "checked", section="II-B", claims=("fedlrgd.asm8.good-kernel", "fedlrgd.asm8.logistic-violates",
                                           "fedlrgd.asm8.eta-ceiling"),
       figures=("fedlrgd.alpha",)),
@@ -207,10 +208,10 @@ ROWS = (
       "checked", section="III-C", claims=("fedlrgd.lemma1.taylor",)),
     R("Eq. (45)", "assumption",
       "Non-singularity of monomials: Phi_{w,j} = phi_w(x^(0,j)) is invertible, with q fixed so that r = D|S_{d,q}|; checked "
-      "(erratum, spec 10): |S_{d,q}| is an integer step function of q, so r = D|S_{d,q}| is attainable only on a lattice "
+      "(refuted, a proof gap, root cause thm2-r-lattice): |S_{d,q}| is an integer step function of q, so r = D|S_{d,q}| is attainable only on a lattice "
       "(d = 1, D = 3: 18 of the 28 integers in range unattainable); Phi is singular for 323/600 i.i.d. uniform server draws "
       "and invertible for 600/600 draws with D unisolvent samples per cell (full mode).",
-      "checked", section="III-C", claims=("fedlrgd.eq45.lattice-unisolvence.erratum",)),
+      "checked", section="III-C", claims=("fedlrgd.eq45.lattice-unisolvence",)),
     R("Eq. (46)", "assumption",
       "Non-singularity of approximation: P^(i)_{jk} = P_{q,l}(x^(0,j); theta^(k)) is invertible for distinct theta^(k).",
       "not-checkable", section="III-C",
@@ -230,7 +231,7 @@ ROWS = (
       "puts the exponent on the whole max; checked against the proof itself: at the printed r the q the proof derives is < 1 "
       "(and (61) fails), at the corrected r q >= 1 and (61) holds with exact l!; and the corrected r meets both lower bounds "
       "of the proof (72 grid points, 50-digit referee).",
-      "checked", section="III-C", claims=("fedlrgd.eq47.bracket.erratum", "fedlrgd.abstract.exponent.erratum",
+      "checked", section="III-C", claims=("fedlrgd.eq47.bracket.erratum", "fedlrgd.abstract.exponent",
                                           "fedlrgd.eq47.both-lower-bounds")),
     R("Eq. (48)", "equation",
       "S = ceil(log(A/eps)/log(kappa/(kappa-1))), which gives (1 - 1/kappa)^S A <= eps (needs kappa > 1).",
@@ -293,7 +294,7 @@ ROWS = (
       "checked on instrumented runs with an explicit cover, r = D|S_{d,q}| and D unisolvent server samples per cell "
       "(44 runs, l in {1, 2, 3}, full mode): sup|g_i - P_{q,l}| / (L2/(l! q^eta)) <= 0.37 (54); a_j = phi(x_j) Phi^{-T} "
       "interpolates P at every path theta to 1.2e-14 (57) and equals (58)'s route to 7.9e-11 where cond(P) <= 1e10.",
-      "checked", section="V", claims=("fedlrgd.eq54-58.approximant", "fedlrgd.eq45.lattice-unisolvence.erratum")),
+      "checked", section="V", claims=("fedlrgd.eq54-58.approximant", "fedlrgd.eq45.lattice-unisolvence")),
     R("Eq. (59)", "equation",
       "||a_j - w_j||_2 <= L2 sqrt(r)/(l! q^eta) ||G^{-1}|| + L2 r^{3/2}/(l! q^eta) (B + L2/(l! q^eta)) ||G^{-1}||^2/(1 - "
       "||G^{-1}|| r L2/(l! q^eta)), valid when ||G^{-1}|| r L2 < l! q^eta (step (iv) has a misplaced parenthesis; the final "

@@ -1,13 +1,16 @@
-"""Sec. II-D and Appendix B of FedLRGD: running-time models, (18)-(19), (22)-(23), Proposition 2."""
+"""Sec. II-D and Appendix B of Jadbabaie, Makur and Shah (2023): running-time models, (18)-(19), (22)-(23) and
+Proposition 2, decided by :mod:`fedtheory.decide`."""
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
+
 import numpy as np
 from scipy import stats
-from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
+from fedtheory import decide
+from fedtheory.montecarlo import estimate_from_samples
 from fedtheory.random import spawn_seeds
 from fedtheory.lowrank import (erlang_max_approximation, erlang_max_mc, erlang_quantile_bounds, mm1_departure_times)
-from .._util import CLAIM_LEVEL
 from . import PAPER
 
 
@@ -26,15 +29,19 @@ def _prop2(full: bool, seed):
     lo, hi = erlang_quantile_bounds(B, Q)
     inside = (lo <= quant) & (quant <= hi)
     cond = (Q - 1) * B >= 55
-    v = int(np.sum(cond & ~inside))
     outside_cond_ok = float(np.mean(inside[~cond])) if np.any(~cond) else 1.0
-    return dict(status=HOLDS if v == 0 else FAILS,
-                observed={"violations_under_condition": v, "points": int(cond.sum()),
-                          "fraction_holding_without_condition": outside_cond_ok},
-                bound={"violations": 0},
-                evidence=f"{int(cond.sum())} (b, q) points with (q-1)b >= 55, b <= 300, q <= 1e6: {v} violations; the "
-                         f"bounds also hold at {100 * outside_cond_ok:.0f}% of the {int((~cond).sum())} points outside the condition",
-                params={"b_max": 300, "q_max": 1e6})
+    # each bound as a ratio <= 1 at every point under the hypothesis
+    ratios = np.concatenate([(lo / quant)[cond], (quant / hi)[cond]])
+    return decide.bound(ratios, 1.0, what=f"{int(cond.sum())} (b, q) points with (q-1)b >= 55, b <= 300, q <= 1e6: "
+                        f"lower/quantile and quantile/upper", of="bounds",
+                        observed_value={"worst_lower_over_quantile": float(np.max((lo / quant)[cond])),
+                                        "worst_quantile_over_upper": float(np.max((quant / hi)[cond])),
+                                        "points": int(cond.sum()),
+                                        "fraction_holding_without_condition": outside_cond_ok},
+                        bound_value={"ratio": 1.0},
+                        params={"b_max": 300, "q_max": 1e6,
+                                "note": f"the bounds also hold at {100 * outside_cond_ok:.0f}% of the "
+                                        f"{int((~cond).sum())} points outside the condition (not judged)"})
 
 
 _EQ19_CASES = ((1, 100), (5, 100), (20, 1000), (50, 1000))
@@ -49,27 +56,18 @@ _EQ19_CASES = ((1, 100), (5, 100), (20, 1000), (50, 1000))
                     "every interval lies inside [approx/2, 2 approx], fails if one lies outside it")
 def _eq19(full: bool, seed):
     rows = []
-    z = stats.norm.ppf(1 - CLAIM_LEVEL / (2 * len(_EQ19_CASES)))
     for (b, k), s in zip(_EQ19_CASES, spawn_seeds(seed, 4)):
         e = erlang_max_mc(b, k, 8000 if full else 3000, seed=s)
-        rows.append((b, k, e.mean, e.ci_low, e.ci_high, erlang_max_approximation(b, k), float(e.se), e.n))
-    ratio = [r[2] / r[5] for r in rows]
-    exceeds = [r[3] > r[5] for r in rows]
-    band = [(float(m - z * se) / a, float(m + z * se) / a) for _, _, m, _, _, a, se, _ in rows]
-    inside = [0.5 <= lo and hi <= 2 for lo, hi in band]
-    outside = [hi < 0.5 or lo > 2 for lo, hi in band]
-    status = FAILS if any(outside) else HOLDS if all(inside) else INCONCLUSIVE
-    evidence = "; ".join(f"b={b}, k={k}: MC {m:.2f} [{lo:.2f}, {hi:.2f}] vs log k + 2b = {a:.2f}"
-                         for b, k, m, lo, hi, a, _, _ in rows)
-    evidence += (f"; level-{CLAIM_LEVEL:g} (Bonferroni x4) intervals of MC/approx: "
-                 + ", ".join(f"[{lo:.3f}, {hi:.3f}]" for lo, hi in band) + " vs [0.5, 2]")
-    if status == INCONCLUSIVE:  # replications that would shrink each straddling interval inside or outside the band
-        need = max(math.ceil(n * (z * se / min(abs(m - 0.5 * a), abs(m - 2 * a))) ** 2) + 1
-                   for (_, _, m, _, _, a, se, n), ok, out in zip(rows, inside, outside) if not (ok or out))
-        evidence += f"; about {need} replications per point would decide it"
-    return dict(status=status, observed={"mc_over_approx": ratio, "mc_exceeds_approx": exceeds,
-                                         "ci_over_approx": band},
-                bound={"factor": [0.5, 2]}, evidence=evidence, params={"cases": [list(c) for c in _EQ19_CASES]})
+        rows.append((b, k, float(e.mean), float(e.se), erlang_max_approximation(b, k), e.n))
+    ratio = np.array([m / a for _, _, m, _, a, _ in rows])
+    se = np.array([s_ / a for _, _, _, s_, a, _ in rows])
+    where = "; ".join(f"b={b}, k={k}: MC {m:.2f} (se {s_:.2g}) vs log k + 2b = {a:.2f}" for b, k, m, s_, a, _ in rows)
+    kw = dict(se=se, tests=2, of="factor 2 of the approximation")
+    return decide.combine([decide.bound(ratio, 2.0, what="MC/approx <= 2", **kw),
+                           decide.bound(ratio, 0.5, sense=">=", what="MC/approx >= 1/2", **kw)],
+                          what=where, observed={"mc_over_approx": ratio, "se": se,
+                                                "mc_exceeds_approx": [bool(r > 1) for r in ratio]},
+                          bound={"factor": [0.5, 2]}, params={"cases": [list(c) for c in _EQ19_CASES]})
 
 
 _EQ23_CASES = ((10, 1.5), (50, 2.0), (100, 5.0))
@@ -82,14 +80,17 @@ _EQ23_CASES = ((10, 1.5), (50, 2.0), (100, 5.0))
                     "1500 (quick) or 4000 replications each, simulated event by event; one-sample Kolmogorov-Smirnov test "
                     "against Erlang(tau m, 1) at level 1e-4, Bonferroni over the 3 cases")
 def _mm1(full: bool, seed):
-    rows = []
-    pvals = []
+    rows, pvals, means = [], [], []
     for (n_dep, nu), s in zip(_EQ23_CASES, spawn_seeds(seed, 3)):
         t = mm1_departure_times(n_dep, nu, reps=4000 if full else 1500, seed=s)
         p = stats.kstest(t, stats.gamma(a=n_dep).cdf).pvalue
         pvals.append(p)
+        means.append(estimate_from_samples(t / n_dep))
         rows.append(f"tau m={n_dep}, nu={nu}: mean {t.mean():.2f} (Erlang mean {n_dep}), KS p = {p:.3f}")
-    crit = CLAIM_LEVEL / len(_EQ23_CASES)  # Bonferroni over the three tests
-    ok = min(pvals) > crit
-    return dict(status=HOLDS if ok else FAILS, observed={"ks_pvalues": pvals}, bound={"min_pvalue": crit},
-                evidence="; ".join(rows) + f"; smallest p {min(pvals):.3g} {'>' if ok else '<='} {crit:.3g}", params={})
+    est = SimpleNamespace(mean=np.array([float(m.mean) for m in means]), se=np.array([float(m.se) for m in means]),
+                          n=min(m.n for m in means))  # the three estimates as one vector for decide.agreement
+    return decide.combine(
+        [decide.agreement(est, np.ones(len(means)), what="E[S]/(tau m) = 1 (23)", tests=2),
+         decide.bound(np.array(pvals), decide.corrected_level(2 * len(pvals)), sense=">=", of="KS p-value",
+                      what="Kolmogorov-Smirnov p-values against Erlang(tau m, 1) (22), Bonferroni over the cases")],
+        what="; ".join(rows), params={"cases": [list(c) for c in _EQ23_CASES]})
