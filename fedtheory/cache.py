@@ -88,7 +88,7 @@ def _package_files(top: str) -> list[tuple[str, str]]:
 
 
 #: fedtheory modules that only present results (left out of :func:`source_fingerprint`)
-PRESENTATION_MODULES = frozenset({"report.py", "_asciimath.py", "export.py"})
+PRESENTATION_MODULES = frozenset({"report.py", "_asciimath.py", "export.py", "findings.py", "_findings_render.py"})
 
 
 def source_fingerprint(modules) -> str:
@@ -99,7 +99,7 @@ def source_fingerprint(modules) -> str:
     ``fedtheory_checks.fedrep.thm1``) is hashed, so any change of a plugin's code gives a new
     fingerprint. A name that is not found is hashed as a name. Of fedtheory itself, every module
     is covered except the presentation modules (:data:`PRESENTATION_MODULES`: the report page,
-    its mathematics, the claim-table export), which compute no result: editing them keeps saved
+    its mathematics, the claim-table export, the findings view), which compute no result: editing them keeps saved
     verdicts and figures current.
 
     >>> len(source_fingerprint(["fedtheory.claims"]))
