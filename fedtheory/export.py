@@ -11,8 +11,9 @@ saved results::
 
 Each claim gives one row: paper, claim id, reference, status, the key numbers of the computed
 value and of the theory (:func:`key_numbers`: at most three scalar entries, four significant
-digits), the confidence interval(s) found in the computed value (:func:`confidence_intervals`)
-and the statement. The LaTeX table needs ``\\usepackage{booktabs,longtable,array}``.
+digits), the confidence interval(s) found in the computed value (:func:`confidence_intervals`),
+the margin and detection threshold of the decision (:mod:`fedtheory.decide`), the root cause, the
+claim's kind (paper or consistency) and the statement. The LaTeX table needs ``\\usepackage{booktabs,longtable,array}``.
 """
 from __future__ import annotations
 
@@ -291,7 +292,7 @@ def to_csv(verdicts) -> str:
     >>> v = Verdict(id="toy.eq1", paper="toy", reference="Eq. (1)", statement="a, b", status="holds",
     ...             observed={"mean": 0.25, "ci": [0.2, 0.3]}, bound=1)
     >>> print(to_csv([v]).splitlines()[1])
-    toy,toy.eq1,Eq. (1),holds,mean = 0.25,1,"[0.2, 0.3]","a, b",
+    toy,toy.eq1,Eq. (1),holds,mean = 0.25,1,"[0.2, 0.3]",,,,paper,"a, b",
     """
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(CSV_COLUMNS), lineterminator="\n")

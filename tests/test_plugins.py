@@ -27,7 +27,7 @@ def _eq1(full: bool, seed) -> dict:
 
 @PAPER.claim("toy.thm2.false", reference="Theorem 2", statement="2 + 2 = 5")
 def _thm2(full: bool, seed) -> dict:
-    return dict(status="fails", observed=4, bound=5, evidence="4 != 5")
+    return dict(status="fails", observed=4, bound=5, evidence="4 != 5")  # the former name, read as refuted
 
 
 @PAPER.figure("toy.fig1", reference="Figure 1")
@@ -139,10 +139,10 @@ def test_toy_plugin_list_verify_report_ledger_cite(sites, tmp_path):
 
     out = tmp_path / "v.json"
     r = _run(sites, "toy", args=["verify", "--paper", "toy", "--json", str(out)])
-    assert r.returncode == 1, r.stdout + r.stderr  # one toy claim fails
+    assert r.returncode == 1, r.stdout + r.stderr  # one toy claim is refuted (no recorded outcome)
     recs = json.loads(out.read_text())
     assert [(v["id"], v["status"]) for v in recs["verdicts"]] == [("toy.eq1.identity", "holds"),
-                                                                  ("toy.thm2.false", "fails")]
+                                                                  ("toy.thm2.false", "refuted")]
     assert recs["papers"]["toy"]["citation"]["title"] == "A toy paper"
     assert set(recs["provenance"]) >= {"fedtheory", "git_commit", "numpy", "scipy", "python", "platform", "date",
                                        "seed", "mode"}
@@ -187,7 +187,7 @@ def test_toy_plugin_pytest_marker(sites, tmp_path):
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
                        capture_output=True, text=True, env=env, cwd=tmp_path)
     assert "2 passed" in r.stdout and "1 error" in r.stdout, r.stdout[-2000:]
-    assert "claim toy.thm2.false is 'fails'" in r.stdout
+    assert "claim toy.thm2.false is 'refuted'" in r.stdout
 
 
 def _one_line_error(r, *words):
