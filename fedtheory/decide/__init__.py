@@ -32,6 +32,9 @@ Templates
 :func:`probability`
     a probability bound: exact binomial test against the paper's failure
     probability;
+:func:`distribution`
+    samples against a claimed law (Kolmogorov-Smirnov, Bonferroni over the
+    samples);
 :func:`rate`
     an exponent or rate fit, log-log or affine, OLS or WLS (standard errors
     known), the fit model named in the verdict;
@@ -42,7 +45,19 @@ Templates
     a printed form against a corrected form, each decided by a named
     independent referee;
 :func:`vacuous`, :func:`not_reproduced`, :func:`combine`
-    the remaining outcomes, and a claim made of several decisions.
+    the remaining outcomes, and a claim made of several decisions;
+:func:`regression_rate`, :func:`vacuous_given`, :func:`premised`, :func:`direction`, :func:`erratum_if_decided`
+    compound forms: an exponent read off a multiple regression, a vacuity
+    argument resting on computed links, a check asserted only where its
+    premise holds, the sign of an effect, an erratum once both forms are
+    decided.
+
+The statistics (:func:`sign_test`, :func:`mann_whitney`,
+:func:`clopper_pearson`, :func:`fit_line`) and the size searches behind the
+power statements (:func:`binomial_trials_needed`, :func:`replicates_needed`
+with ``statsmodels.stats.power.TTestPower``, :func:`sweeps_needed`,
+:func:`pairs_needed`, :func:`mann_whitney_size_needed` with
+``statsmodels.stats.power.NormalIndPower``) are public too.
 
 References
 ----------
@@ -52,9 +67,9 @@ limits illustrated in the case of the binomial. Biometrika 26(4).
 from __future__ import annotations
 
 from ._stats import (LEVEL, POWER, TIGHT, SLACK, corrected_level, z_critical, tightness, binomial_power, binomial_trials_needed, replicates_needed, sweeps_needed, pairs_needed, mann_whitney_size_needed, sign_test, mann_whitney, clopper_pearson, fit_line, power_statement)
-from ._bounds import (identity, agreement, bound, probability)
+from ._bounds import (identity, agreement, bound, probability, distribution)
 from ._fits import (rate, ordering)
 from ._outcomes import (erratum, vacuous, not_reproduced, inconclusive, combine)
 from ._compound import (regression_rate, vacuous_given, premised, direction, erratum_if_decided)
 
-__all__ = ["LEVEL", "POWER", "TIGHT", "SLACK", "corrected_level", "z_critical", "tightness", "binomial_power", "binomial_trials_needed", "replicates_needed", "sweeps_needed", "pairs_needed", "mann_whitney_size_needed", "sign_test", "mann_whitney", "clopper_pearson", "fit_line", "power_statement", "identity", "agreement", "bound", "probability", "rate", "ordering", "erratum", "vacuous", "not_reproduced", "inconclusive", "combine", "regression_rate", "vacuous_given", "premised", "direction", "erratum_if_decided"]
+__all__ = ["LEVEL", "POWER", "TIGHT", "SLACK", "corrected_level", "z_critical", "tightness", "binomial_power", "binomial_trials_needed", "replicates_needed", "sweeps_needed", "pairs_needed", "mann_whitney_size_needed", "sign_test", "mann_whitney", "clopper_pearson", "fit_line", "power_statement", "identity", "agreement", "bound", "probability", "distribution", "rate", "ordering", "erratum", "vacuous", "not_reproduced", "inconclusive", "combine", "regression_rate", "vacuous_given", "premised", "direction", "erratum_if_decided"]
