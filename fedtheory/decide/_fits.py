@@ -124,7 +124,7 @@ def ordering(a, b, *, what: str, expect: str = "less", paired: bool = True, test
         target = min(max(eff, 1 - eff, 0.75), 0.95)
         need = pairs_needed(min(target, 1.0), level=lev) if paired else mann_whitney_size_needed(target, level=lev)
         pw = power_statement(need, "untied pairs" if paired else "runs per method", current=n if paired else x.size,
-                             effect=f"a {'share' if paired else 'AUC'} of {target:.3g}", test=test, level=lev)
+                             effect=f"{'a share' if paired else 'an AUC'} of {target:.3g}", test=test, level=lev)
         return _result(status, obs, {"expect": f"a {expect} than b"}, ev, margin=margin, detects=det, power=pw,
                        params=params, **extra)
     return _result(status, obs, {"expect": f"a {expect} than b"}, ev, margin=margin, detects=det, params=params,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -201,9 +202,17 @@ def replicates_needed(se: float, n: int, effect: float, *, level: float = LEVEL,
     if se <= 0:
         return int(n)
     d = abs(effect) / (se * math.sqrt(n))
-    need = TTestPower().solve_power(effect_size=d, alpha=level, power=power, alternative="larger")
+    with warnings.catch_warnings():  # a solver that does not converge is handled below
+        warnings.simplefilter("ignore")
+        need = TTestPower().solve_power(effect_size=d, alpha=level, power=power, alternative="larger")
     need = float(np.atleast_1d(need)[0])
-    return int(min(n_max, max(2, math.ceil(need)))) if np.isfinite(need) else n_max
+    if np.isfinite(need):
+        return int(min(n_max, max(2, math.ceil(need))))
+    # the solver does not converge for a large effect (a few replications): search the exact power of the
+    # one-sided t test (noncentral t) instead
+    from scipy import stats
+
+    return _search(lambda N: stats.nct.sf(stats.t.isf(level, N - 1), N - 1, d * math.sqrt(N)) >= power, 2, n_max)
 
 
 def sweeps_needed(se: float, gap: float, *, points: int, level: float = LEVEL, power: float = POWER,
@@ -248,8 +257,13 @@ def mann_whitney_size_needed(auc: float, *, level: float = LEVEL, power: float =
     if eff == 0 or not np.isfinite(auc):
         return n_max
     d = math.sqrt(2) * float(stats.norm.ppf(0.5 + min(eff, 0.5 - 1e-12)))
-    n = NormalIndPower().solve_power(effect_size=d, alpha=level, power=power, ratio=1.0, alternative="larger")
-    return int(min(n_max, math.ceil(float(np.atleast_1d(n)[0]) * math.pi / 3)))
+    with warnings.catch_warnings():  # a solver that does not converge is handled below
+        warnings.simplefilter("ignore")
+        n = float(np.atleast_1d(NormalIndPower().solve_power(effect_size=d, alpha=level, power=power, ratio=1.0,
+                                                             alternative="larger"))[0])
+    if not np.isfinite(n):  # the solver does not converge below ~2 per group (an AUC near 0 or 1): the closed form
+        n = 2 * (float(stats.norm.isf(level)) + float(stats.norm.ppf(power))) ** 2 / d ** 2
+    return int(min(n_max, math.ceil(n * math.pi / 3)))
 
 
 def power_statement(needed: int, unit: str, *, current: int, effect: str, test: str,
