@@ -310,8 +310,9 @@ class Verdict:
                          + (f" [{_short(ci[0])}, {_short(ci[1])}]" if ci else "")
                          + (f" ({self.margin['tightness']})" if self.margin.get("tightness") else ""))
         if self.detects and self.detects.get("factor") is not None:
-            lines.append(f"  detects  : a change of the {self.detects.get('of', 'claim')} by a factor "
-                         f"{_short(self.detects['factor'])}")
+            f = self.detects["factor"]
+            shown = (f"1 + {f - 1:.2g}" if isinstance(f, (int, float)) and 1 < f < 1.01 else _short(f))
+            lines.append(f"  detects  : a change of the {self.detects.get('of', 'claim')} by a factor {shown}")
         if self.power:
             lines.append(f"  power    : {self.power.get('statement') or _short(self.power, 200)}")
         for name in ("regime", "referee", "root_cause", "analogue"):
