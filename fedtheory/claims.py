@@ -444,9 +444,14 @@ class Claim:
         t0 = time.perf_counter()
         try:
             try:
-                out = check_return(self.func(full=bool(full), seed=seed))
+                ret = self.func(full=bool(full), seed=seed)
             except SystemExit as exc:
                 raise ContractError("system-exit", f"the claim called sys.exit({exc.code!r})") from None
+            if isinstance(ret, dict) and isinstance(ret.get("status"), str) and ret["status"] == NOT_REPRODUCED:
+                named = ret.get("analogue")
+                if named is None or isinstance(named, str) and named == "":  # the claim's own analogue names it
+                    ret = {**ret, "analogue": self.analogue}
+            out = check_return(ret)
         except ContractError as exc:
             out = dict(status=ERROR, observed=None, bound=None,
                        evidence=f"claim {self.id}: {exc} ({CONTRACT_RULES[exc.rule]})")
@@ -463,8 +468,6 @@ class Claim:
         regime = "; ".join(r for r in (self.regime, extra) if r)
         if out["status"] in (ERRATUM, REFUTED, VACUOUS) and not out.get("root_cause"):
             out["root_cause"] = self.root_cause or (self.id if out["status"] != VACUOUS else "")
-        if out["status"] == NOT_REPRODUCED and not out.get("analogue"):
-            out["analogue"] = self.analogue
         for key in ("evidence", "referee", "root_cause", "analogue"):
             if out.get(key) is None:
                 out.pop(key, None)

@@ -53,7 +53,7 @@ def agreement(estimate, value, *, what: str, tests: int = 1, params=None, **extr
     replications; for large ``n`` this is the normal quantile).
 
     ``estimate`` has ``mean``, ``se`` and ``n`` (:class:`fedtheory.montecarlo.Estimate`). ``holds`` if
-    every |z| is below the critical value, ``refuted`` otherwise. ``detects`` is the smallest relative
+    every ``|z|`` is below the critical value, ``refuted`` otherwise. ``detects`` is the smallest relative
     change of the closed form that would be rejected given the data.
     """
     mean, se = _arr(estimate.mean, "estimate.mean"), _arr(estimate.se, "estimate.se")

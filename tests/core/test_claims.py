@@ -278,3 +278,313 @@ def test_a_tampered_verdict_cache_entry_is_recomputed_and_counted(tmp_path):
     finally:
         _CACHE["cache"] = saved
         unregister_paper("zztamper")
+
+
+# ============================================================================ JSON conversion, rendering, contract details
+def test_to_jsonable_converts_numpy_values_and_non_finite_numbers():
+    from fedtheory.claims import to_jsonable
+
+    x = {1: (np.int64(3), np.float32(0.5), np.bool_(True)), "a": np.array([[1.0, np.nan], [np.inf, -np.inf]]),
+         "s": "txt", "n": None, "f": float("-inf"), "g": math.inf, "h": np.float64(-2.5), "i": 7}
+    out = to_jsonable(x)
+    assert out == {"1": [3, 0.5, True], "a": [[1.0, None], ["inf", "-inf"]], "s": "txt", "n": None, "f": "-inf",
+                   "g": "inf", "h": -2.5, "i": 7}
+    assert [type(v) for v in out["1"]] == [int, float, bool] and type(out["h"]) is float
+    assert json.loads(json.dumps(out, allow_nan=False)) == out
+    assert to_jsonable(np.float64(np.nan)) is None and to_jsonable(np.inf) == "inf"
+    assert to_jsonable(np.array([np.inf, -np.inf, 1])) == ["inf", "-inf", 1.0]
+    thing = object()
+    assert to_jsonable(thing) is thing
+
+
+def _full_verdict(**kw):
+    base = dict(id="p.eq1.a", paper="p", reference="Eq. (1)", statement="s", status="holds", observed=1, bound=1)
+    base.update(kw)
+    return Verdict(**base)
+
+
+def test_verdict_to_dict_lists_every_field_as_json():
+    v = _full_verdict(status="vacuous", observed=np.float64(0.5), bound=(1, np.inf), evidence="e",
+                      params={"n": np.int64(3)}, seed=7, mode="full", seconds=1.23456, regime="r", referee="f",
+                      margin={"kind": "ratio"}, detects={"factor": 2.0}, root_cause="rc", expected="vacuous",
+                      printed=np.nan, corrected=[1.0])
+    expected = {"id": "p.eq1.a", "paper": "p", "reference": "Eq. (1)", "statement": "s", "status": "vacuous",
+                "legacy_status": "fails", "observed": 0.5, "bound": [1, "inf"], "evidence": "e", "params": {"n": 3},
+                "seed": 7, "mode": "full", "seconds": 1.235, "regime": "r", "referee": "f",
+                "margin": {"kind": "ratio"}, "detects": {"factor": 2.0}, "power": None, "root_cause": "rc",
+                "analogue": "", "kind": "paper", "expected": "vacuous", "printed": None, "corrected": [1.0]}
+    assert v.to_dict() == expected
+    assert json.loads(json.dumps(v.to_dict(), allow_nan=False)) == expected
+    assert not v.regression and v.ok
+
+
+def test_verdict_properties_legacy_names_ok_and_unpacking():
+    legacy = {"holds": "holds", "erratum": "erratum-confirmed", "refuted": "fails", "not-reproduced": "fails",
+              "vacuous": "fails", "inconclusive": "inconclusive", "error": "error"}
+    for status, old in legacy.items():
+        v = _full_verdict(status=status)
+        assert v.legacy_status == old and v.ok == (status not in ("refuted", "error"))
+        assert not v.regression  # nothing recorded
+    assert _full_verdict(status="fails").status == "refuted"  # former names are read as the new outcome
+    assert _full_verdict(status="erratum-confirmed").status == "erratum"
+    assert _full_verdict(expected="holds").regression is False
+    assert _full_verdict(expected="vacuous").regression is True
+    observed, bound = _full_verdict(observed=[1, 2], bound="b")
+    assert observed == [1, 2] and bound == "b"
+    assert repr(_full_verdict(observed=np.float64(0.5), bound=(1, np.inf))) == (
+        "Verdict(id='p.eq1.a', status='holds', observed=0.5, bound=[1, inf])")
+
+
+def test_verdict_rejects_unknown_status_or_kind_with_the_choices():
+    import re
+
+    with pytest.raises(ValueError, match=re.escape(
+            "`status` must be one of: holds, erratum, refuted, not-reproduced, vacuous, inconclusive, error; "
+            "got 'wrong'")):
+        _full_verdict(status="wrong")
+    with pytest.raises(ValueError, match=re.escape("`kind` must be one of: paper, consistency; got 'x'")):
+        _full_verdict(kind="x")
+    with pytest.raises(ValueError, match=re.escape(
+            "claim 'toy.eq1.x': `kind` must be one of paper, consistency; got 'theorem'")):
+        _claim({}, kind="theorem")
+
+
+def test_verdict_text_shows_every_section():
+    v = _full_verdict(status="refuted", observed=[1.0, 2, "abcdefghijklmnop", 0.123456789, 5.0],
+                      bound={"c": 2.5, "name": "x" * 20}, evidence="ev",
+                      margin={"kind": "ratio", "value": "v" * 34, "ci": [0.25, "w" * 35], "tightness": "tight"},
+                      detects={"factor": 2.0}, power={"needed": 40}, regime="d >= 2", referee="exact",
+                      root_cause="slip", analogue="lin", kind="consistency", expected="holds")
+    expected = "\n".join([
+        "[refuted] p.eq1.a (Eq. (1)) [consistency check]",
+        "  computed : [1, 2, abcdefg..., 0.1235, ...]",
+        "  theory   : c=2.5, name=xxxxxxxxx...",
+        "  evidence : ev",
+        "  margin   : ratio " + "v" * 34 + " [0.25, " + "w" * 31 + "...] (tight)",
+        "  detects  : a change of the claim by a factor 2",
+        "  power    : needed=40",
+        "  regime   : d >= 2",
+        "  referee  : exact",
+        "  root cause: slip",
+        "  analogue : lin",
+        "  expected : holds (recorded outcome differs: regression)",
+    ])
+    assert str(v) == expected and v.summary() == expected
+
+
+def test_verdict_text_of_a_plain_verdict_and_long_values():
+    v = _full_verdict(observed=3, bound=None, expected="holds", margin={"kind": "ratio", "value": 0.5},
+                      detects={"factor": None, "of": "constant"},
+                      power={"needed": 4, "statement": "4 runs would decide"})
+    assert str(v) == ("[holds] p.eq1.a (Eq. (1))\n  computed : 3\n  theory   : None\n  evidence : \n"
+                      "  margin   : ratio 0.5\n  power    : 4 runs would decide")
+    v = _full_verdict(observed="o" * 200, bound="b" * 201, power={"needed": 4, "statement": ""},
+                      margin={"kind": "rate", "value": -0.25, "ci": [-0.5, 0.0], "tightness": ""})
+    assert str(v) == ("[holds] p.eq1.a (Eq. (1))\n  computed : " + "o" * 200 + "\n  theory   : " + "b" * 197
+                      + "...\n  evidence : \n  margin   : rate -0.25 [-0.5, 0]\n  power    : needed=4, statement=")
+    v = _full_verdict(observed=(1, 2, 3, 4), bound=[], detects={"factor": 3, "of": "exponent"})
+    assert str(v) == ("[holds] p.eq1.a (Eq. (1))\n  computed : [1, 2, 3, 4]\n  theory   : []\n  evidence : \n"
+                      "  detects  : a change of the exponent by a factor 3")
+    v = _full_verdict(power={"needed": 40, "unit": "runs per method", "current": 10})
+    assert str(v).endswith("\n  power    : needed=40, unit=runs per ..., current=10")
+    v = _full_verdict(observed="o" * 201, bound="b" * 200, power={"k" * 199: 1})  # 201 characters each
+    assert str(v) == ("[holds] p.eq1.a (Eq. (1))\n  computed : " + "o" * 197 + "...\n  theory   : " + "b" * 200
+                      + "\n  evidence : \n  power    : " + "k" * 197 + "...")
+
+
+@pytest.mark.parametrize("factor,shown", [(1.005, "1 + 0.005"), (np.float64(1.0004), "1 + 0.0004"), (1.01, "1.01"),
+                                          (1.0, "1"), (1, "1"), (2, "2"), (0.995, "0.995"), ("x", "x")])
+def test_verdict_text_shows_a_detection_factor_near_one_as_an_increment(factor, shown):
+    v = _full_verdict(detects={"factor": factor, "of": "constant"})
+    assert str(v).splitlines()[-1] == f"  detects  : a change of the constant by a factor {shown}"
+
+
+def _contract_error(ret):
+    from fedtheory.claims import ContractError, check_return
+
+    with pytest.raises(ContractError) as info:
+        check_return(ret)
+    return info.value.rule, str(info.value)
+
+
+def test_contract_errors_say_what_is_wrong():
+    assert _contract_error([1]) == ("return-type", "verdict contract rule 'return-type' broken: got list")
+    assert _contract_error(dict(bound=1)) == ("required-keys",
+                                              "verdict contract rule 'required-keys' broken: missing status, observed")
+    assert _contract_error(dict(status="holds", observed=1, bound=1, zeta=1, alpha=2)) == (
+        "known-keys", "verdict contract rule 'known-keys' broken: unknown key(s) alpha, zeta")
+    assert _contract_error(dict(status="passes", observed=1, bound=1)) == (
+        "known-status", "verdict contract rule 'known-status' broken: got 'passes'")
+    rule, msg = _contract_error(dict(status="holds", observed={1, 2}, bound=1))
+    assert rule == "json" and msg.endswith("broken: Object of type set is not JSON serializable")
+    assert _contract_error(dict(status="inconclusive", observed=1, bound=1, power=["needed"])) == (
+        "power", "verdict contract rule 'power' broken: an inconclusive verdict without a computed power statement")
+    assert _contract_error(dict(status="erratum", observed=1, bound=1, referee="  ")) == (
+        "referee", "verdict contract rule 'referee' broken: an erratum without a named referee")
+    assert _contract_error(dict(status="not-reproduced", observed=1, bound=1, analogue=" ")) == (
+        "analogue", "verdict contract rule 'analogue' broken: a not-reproduced verdict without its linear analogue")
+    for key in ("evidence", "referee", "regime", "root_cause", "analogue"):
+        assert _contract_error(dict(status="holds", observed=1, bound=1, **{key: 5})) == (
+            "json", f"verdict contract rule 'json' broken: `{key}` must be a string; got int")
+
+
+@pytest.mark.parametrize("observed,where", [
+    (math.nan, "value"),
+    ([1.0, [2.0, math.inf]], "[1][1]"),
+    ({"a": {"b": [1.0, math.nan]}}, "a.b[1]"),
+    ([{"x": -math.inf}], "[0].x"),
+    ({1: math.nan}, "1"),
+    ({"a": np.array([1.0, np.nan])}, "a"),
+    (np.array([1.0, None, np.inf], dtype=object), "[2]"),
+    ({"printed": 1.0, "c": np.array([[0j, complex(np.inf, 0)]])}, "c"),
+    (np.float32(np.inf), "value"),
+    (np.array([[1.0], [np.inf]]), "value"),
+    ({"a": np.array([1.0, np.inf], dtype=object)}, "a[1]"),
+    (complex(0, np.nan), "value"),
+])
+def test_contract_names_the_path_of_a_non_finite_number(observed, where):
+    assert _contract_error(dict(status="holds", observed=observed, bound=1.0)) == (
+        "finite-numbers", f"verdict contract rule 'finite-numbers' broken: 'holds' with a non-finite number in "
+                          f"observed ({where})")
+    assert _contract_error(dict(status="refuted", observed=1.0, bound=observed)) == (
+        "finite-numbers", f"verdict contract rule 'finite-numbers' broken: 'refuted' with a non-finite number in "
+                          f"bound ({where})")
+
+
+def test_contract_accepts_finite_values_and_printed_forms_and_returns_a_normalised_copy():
+    from fedtheory.claims import check_return
+
+    ok = [np.arange(3), np.array([True, False]), np.array([1, None], dtype=object), {"printed": math.inf},
+          {"printed_form": math.nan, "corrected": 1.0}, [1, "x", None, True], (0.5, np.float64(2.0))]
+    for value in ok:
+        check_return(dict(status="holds", observed=value, bound=value))
+    ret = dict(status="fails", observed=np.array([1.0, 2.0]), bound=1.0, evidence=None)
+    out = check_return(ret)
+    assert out is not ret and ret["status"] == "fails" and out["status"] == "refuted"
+    assert isinstance(out["observed"], np.ndarray) and out["evidence"] is None
+    assert check_return(dict(status="erratum-confirmed", observed=1, bound=1, referee="r"))["status"] == "erratum"
+    # undecided outcomes may carry non-finite numbers
+    out = check_return(dict(status="inconclusive", observed=math.inf, bound=-math.inf, power={"needed": 3}))
+    assert out["observed"] == math.inf and out["bound"] == -math.inf
+
+
+def test_evaluate_passes_mode_and_seed_and_records_them():
+    calls = []
+
+    def f(full, seed):
+        calls.append((type(full), full, seed))
+        return dict(status="holds", observed=1.0, bound=1.0)
+
+    c = Claim(id="toy.eq3.z", reference="Eq. (3)", statement="st", func=f, default_seed=11)
+    assert c.paper == "toy"
+    assert Claim(id="toy.eq3.z", reference="r", statement="s", func=f, paper="other").paper == "other"
+    v = c.evaluate()
+    assert (v.mode, v.seed, v.id, v.paper, v.reference, v.statement) == ("quick", 11, "toy.eq3.z", "toy", "Eq. (3)",
+                                                                         "st")
+    v = c.evaluate(np.bool_(True), seed=5, expected="refuted")
+    assert (v.mode, v.seed, v.expected, v.regression) == ("full", 5, "refuted", True)
+    assert c.evaluate(seed=0).seed == 0  # an explicit seed 0 is not the default
+    assert calls == [(bool, False, 11), (bool, True, 5), (bool, False, 0)]
+    assert c.evaluate(full=True).to_dict()["mode"] == "full"
+    with pytest.raises(TypeError, match="`full` must be a bool; got int"):
+        c.evaluate(full=1)
+
+
+def test_evaluate_times_the_computation():
+    import time
+
+    inner = []
+
+    def f(full, seed):
+        t = time.perf_counter()
+        time.sleep(0.002)
+        inner.append(time.perf_counter() - t)
+        return dict(status="holds", observed=1.0, bound=1.0)
+
+    t0 = time.perf_counter()
+    v = Claim(id="toy.eq5.t", reference="r", statement="s", func=f).evaluate()
+    elapsed = time.perf_counter() - t0
+    assert 0.002 <= inner[0] <= v.seconds <= elapsed
+
+
+def test_evaluate_joins_the_claim_regime_with_the_run_regime():
+    ret = dict(status="holds", observed=1.0, bound=1.0, regime="n = 40")
+    assert _claim(ret, regime="d >= 2").evaluate().regime == "d >= 2; n = 40"
+    assert _claim(ret).evaluate().regime == "n = 40"
+    assert _claim(dict(ret, regime=None), regime="d >= 2").evaluate().regime == "d >= 2"
+    assert _claim(dict(status="holds", observed=1.0, bound=1.0)).evaluate().regime == ""
+
+
+def test_evaluate_reads_missing_texts_as_empty():
+    v = _claim(dict(status="holds", observed=1.0, bound=1.0, evidence=None, referee=None, root_cause=None,
+                    analogue=None)).evaluate()
+    assert (v.evidence, v.referee, v.root_cause, v.analogue) == ("", "", "", "")
+    assert v.to_dict()["evidence"] == "" and v.to_dict()["referee"] == ""
+
+
+def test_evaluate_root_cause_defaults_per_outcome():
+    vac = dict(status="vacuous", observed=1.0, bound=1.0)
+    assert _claim(vac).evaluate().root_cause == ""  # a vacuous claim is not its own slip
+    assert _claim(vac, root_cause="empty-regime").evaluate().root_cause == "empty-regime"
+    err = dict(status="erratum", observed=1.0, bound=1.0, referee="exact run")
+    assert _claim(err).evaluate().root_cause == "toy.eq1.x"
+    assert _claim(dict(err, root_cause=None), root_cause="typo").evaluate().root_cause == "typo"
+    assert _claim(dict(status="inconclusive", observed=1.0, bound=1.0, power={"needed": 9}),
+                  root_cause="typo").evaluate().root_cause == ""
+
+
+def test_a_not_reproduced_verdict_takes_the_claims_analogue_when_its_function_names_none():
+    nr = dict(status="not-reproduced", observed=1.0, bound=2.0)
+    for ret in (nr, dict(nr, analogue=None), dict(nr, analogue="")):
+        v = _claim(ret, analogue="linear model, d = 20").evaluate()
+        assert v.status == "not-reproduced" and v.analogue == "linear model, d = 20"
+        assert v.to_dict()["analogue"] == "linear model, d = 20"
+        v = _claim(ret).evaluate()  # named nowhere: the contract's rule
+        assert v.status == ERROR and "rule 'analogue'" in v.evidence
+    v = _claim(dict(nr, analogue="own"), analogue="static").evaluate()
+    assert v.analogue == "own"
+    v = _claim(dict(nr, analogue="  "), analogue="static").evaluate()  # a blank name is not a name
+    assert v.status == ERROR and "rule 'analogue'" in v.evidence
+    v = _claim(dict(nr, analogue=5), analogue="static").evaluate()
+    assert v.status == ERROR and "rule 'json'" in v.evidence and "`analogue` must be a string" in v.evidence
+    v = _claim(dict(status=np.array([1, 2]), observed=1.0, bound=1.0), analogue="static").evaluate()
+    assert v.status == ERROR and "rule 'known-status'" in v.evidence
+
+
+def _explode():
+    raise ZeroDivisionError("boom")
+
+
+def test_error_evidence_names_claim_exception_place_and_rule():
+    def f(full, seed):
+        _explode()
+
+    v = Claim(id="toy.eq4.w", reference="r", statement="s", func=f).evaluate()
+    line = _explode.__code__.co_firstlineno + 1
+    assert v.evidence == (f"claim toy.eq4.w: ZeroDivisionError: boom (at test_claims.py:{line} in _explode); "
+                          f"verdict contract rule 'exception'")
+    assert (v.status, v.observed, v.bound, v.root_cause) == (ERROR, None, None, "")
+    ns = {}
+    exec(compile("def g(full, seed):\n    raise KeyError('k')\n", "<generated>", "exec"), ns)  # no directory
+    v = Claim(id="toy.eq4.w", reference="r", statement="s", func=ns["g"]).evaluate()
+    assert v.evidence == "claim toy.eq4.w: KeyError: 'k' (at <generated>:2 in g); verdict contract rule 'exception'"
+    v = _raises(SystemExit(3)).evaluate()
+    assert v.evidence == ("claim toy.eq2.y: verdict contract rule 'system-exit' broken: the claim called "
+                          "sys.exit(3) (a claim does not exit the interpreter)")
+    v = _claim(dict(status="erratum", observed=1.0, bound=1.0)).evaluate()
+    assert v.evidence == ("claim toy.eq1.x: verdict contract rule 'referee' broken: an erratum without a named "
+                          "referee (an erratum names the independent referee that decided it)")
+
+
+def test_dump_json_writes_the_header_and_the_verdicts(tmp_path):
+    from fedtheory.claims import dump_json
+
+    v = _full_verdict(observed=np.float64(0.5), bound=np.inf)
+    path = tmp_path / "v.json"
+    dump_json([v], str(path))
+    assert json.loads(path.read_text()) == {"verdicts": [v.to_dict()]}
+    assert json.loads(path.read_text())["verdicts"][0]["bound"] == "inf"
+    dump_json([v, v], str(path), header={"tool": "fedtheory", "n": np.int64(2)})
+    assert json.loads(path.read_text()) == {"tool": "fedtheory", "n": 2, "verdicts": [v.to_dict(), v.to_dict()]}
+    dump_json([], str(path), header={"a": 1})
+    assert path.read_text() == '{\n  "a": 1,\n  "verdicts": []\n}'  # indented two spaces
