@@ -91,7 +91,7 @@ def test_cli_verify_json(tmp_path, capsys):
     assert out["provenance"]["fedtheory"] and out["provenance"]["mode"] == "quick"
     assert out["papers"]["fedrep"]["citation"]["year"] == 2021
     assert [r["id"] for r in records] == ["fedrep.def1.dist-identities", "fedrep.thm1.kappa-typo"]
-    assert records[1]["status"] == "erratum-confirmed"
+    assert records[1]["status"] == "erratum" and records[1]["legacy_status"] == "erratum-confirmed"
     assert "summary:" in capsys.readouterr().out
 
 

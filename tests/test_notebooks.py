@@ -101,7 +101,7 @@ def test_notebook_runs_and_does_the_three_things(name, tmp_path):
     out = "\n".join(_texts(c) for c in code)
     assert any("assert_bound(" in c.source for c in code)
     assert "assert_bound passed" in out
-    assert re.search(rf"^\[(holds|erratum-confirmed)\] {name}\.\S+ \(", out, re.M), out
+    assert re.search(rf"^\[(holds|erratum)\] {name}\.\S+ \(", out, re.M), out
 
     # (c) an explorer was created on the ipympl canvas, a slider moved it, and it is shown as a widget
     exp_cells = [c for c in code if "from fedtheory.explore import" in c.source]
