@@ -28,7 +28,7 @@ import time
 
 from ._asciimath import math_html
 from ._findings_render import CSS as FINDINGS_CSS
-from ._findings_render import STATUS_COLORS, STATUS_MEANING
+from ._findings_render import STATUS_COLORS, STATUS_MEANING, _flat, _is_num
 from .claims import ERRATUM, HOLDS, STATUSES, Verdict, dump_json, to_jsonable
 from .findings import census as _census
 from .findings import findings as _findings
@@ -144,24 +144,12 @@ def _unit(key) -> str:
     return next((u for suffix, u in UNITS if key.endswith(suffix)), "")
 
 
-def _is_num(x) -> bool:
-    return (isinstance(x, (int, float)) and not isinstance(x, bool)) or x in ("inf", "-inf") or x is None
-
-
 def _shape(x) -> list:
     shape = []
     while isinstance(x, list) and x:
         shape.append(len(x))
         x = x[0]
     return shape
-
-
-def _flat(x):
-    if isinstance(x, list):
-        for v in x:
-            yield from _flat(v)
-    else:
-        yield x
 
 
 def format_value(x, key=None, depth: int = 0) -> str:
