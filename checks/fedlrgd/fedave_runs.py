@@ -134,7 +134,8 @@ def _form(T, b, m, p=2):
                     "b in {1, 2, 4, 8}) x T in {1, 2, 4} T0; E gap with simultaneous t intervals (level 1e-4 Bonferroni over "
                     "the points); C = max ratio with the max of the lower/upper CIs as its interval; refuted if the fitted T "
                     "exponent of log E gap = c + a_T log T + a_b log b + a_m log m (statsmodels OLS) is significantly "
-                    "above -1 (one-sided z test of decide.bound with its standard error, level 1e-4) "
+                    "above -1 (one-sided t test of decide.bound with its standard error and the fit's residual degrees of "
+                    "freedom, level 1e-4) "
                     "(the gap decays slower than the form's 1/T term, so no constant C); also reports the fit of log E gap on "
                     "log(form) and the residuals")
 def fit_C(full: bool, seed):
@@ -167,7 +168,7 @@ def fit_C(full: bool, seed):
     # (78) asserts E gap <= C (form) with a constant C for all T >= T0: as T -> infinity the form decays like
     # b p/(m T), so the gap must decay at least like 1/T: the T exponent must be <= -1
     return decide.bound(
-        float(coef[1]), -1.0, se=se_T, of="T exponent",
+        float(coef[1]), -1.0, se=se_T, df=int(res.df_resid), of="T exponent",
         what=f"{len(pts)} grid points (m in {ms}, b in {bs}, T in {{1,2,4}} x T0, reps={reps}, p=2, mu={MU}): C = max_grid "
              f"E gap/(m^2 p/(T^2 b^2) + b p/(m T)) = {C_hat:.3g} [{C_lo:.3g}, {C_hi:.3g}]; log E gap = c + gamma "
              f"log(form): gamma = {gfit['slope']:.3f} CI [{gfit['ci'][0]:.3f}, {gfit['ci'][1]:.3f}]; free fit log E gap "
