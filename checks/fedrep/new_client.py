@@ -1,5 +1,5 @@
 """Sec. 1 Benefit (III), Sec. 4.2 and Sec. 5.1 (Figure 4) of FedRep: a new client that fits only a
-k-dimensional head on a given representation (issue 13, FedRep item 3).
+k-dimensional head on a given representation.
 
 Exact law (derived here, checked by simulation). Let ``x ~ N(0, I_d)``, ``y = theta^T x + eps`` with
 ``eps ~ N(0, sigma^2)``, ``B_hat`` a d x k matrix with orthonormal columns, and the head

@@ -4,7 +4,7 @@ least squares (Collins, Hassani, Mokhtari and Shakkottai, 2021, ICML, Theorem 1 
 come from :mod:`fedtheory.decide`.
 
 Both claims run FedRep exactly in law in 3k coordinates (:func:`fedtheory.representation.sample_budget.
-run_fedrep_coords`, checked against the d-dimensional round in ``tests/test_issue13_fedrep_sc.py``), so
+run_fedrep_coords`, checked against the d-dimensional round in the representation tests), so
 d = 65536 costs what d = 32 costs.
 """
 from __future__ import annotations

@@ -215,7 +215,7 @@ def per_run_log_slopes(dist: np.ndarray, t_max: int) -> np.ndarray:
 #: "Does not scale properly": a GD method's rate improvement is less than this fraction of FedRep's
 SCALING_FRACTION = 0.5
 #: GD head steps of the scaling claim: per-n tuning on HEAD_LR_GRID (median dist at t=20, 4 seeds) chose
-#: these at each of n = 100, 1000, 10000 (measured in full mode, issue 13), so they are fixed here
+#: these at each of n = 100, 1000, 10000 (measured in full mode), so they are fixed here
 SCALING_HEAD_LR = {"10GD-GD": 0.2, "GD-GD": 0.4}
 
 

@@ -1,4 +1,4 @@
-"""SRPFL proof of Theorem 4.7 along the trajectory and Lemmas A.5, A.6, A.8, A.10 (issue 13, SRPFL items 3-5).
+"""SRPFL proof of Theorem 4.7 along the trajectory and Lemmas A.5, A.6, A.8, A.10.
 
 * ``srpfl.thm4.7.one-step-contraction``: dist_{t+1}/dist_t against sqrt(1 - a_t) in every round (spec claim 30);
 * ``srpfl.thm4.7.E0-trajectory``: the proof's use of E0 <= sigma_min^2(B*^T B_hat^t) at every round (errata item 10);

@@ -1,4 +1,4 @@
-"""Theorem 4.9 of SRPFL as a rate: the O(log N) wall-clock speedup, fitted by OLS (issue 13, SRPFL item 1).
+"""Theorem 4.9 of SRPFL as a rate: the O(log N) wall-clock speedup, fitted by OLS.
 
 Reading of Theorem 4.9 (TMLR; arXiv Theorem 4.6), eq. (256):
 

@@ -9,8 +9,7 @@ linear analogues of Figures 7 and 8 (Tziotis et al., TMLR; arXiv numbers in brac
 * ``srpfl.fig7.homogeneous`` and ``srpfl.fig8.*`` - SRPFL's wall-clock advantage in the App. C regimes.
 
 The decisions are small pure functions (``decide_*``) that feed the measured numbers to the decision kit
-:mod:`fedtheory.decide`, so their ``refuted`` paths are tested on violating numbers
-(``tests/test_issue13_srpfl_sec3.py``).
+:mod:`fedtheory.decide`, so their ``refuted`` paths are tested on violating numbers.
 """
 from __future__ import annotations
 

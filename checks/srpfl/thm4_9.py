@@ -172,7 +172,7 @@ def _real(full: bool, seed):
         bound={"ratio_upper": 1.0, "level": decide.LEVEL}, params={"N": list(Ns), "seeds": seeds, "target": target})
 
 
-# ----------------------------------------------------------------------------- issue 13, SRPFL item 2
+# ----------------------------------------------------------------------------- Theorem 4.9's exact-run quantities
 #: grid of the t_FR claim: N (n0 = 4), a, c_hat
 TFR_GRID = {False: dict(N=(32, 4096), a=(0.05, 0.2), c_hat=(1.05, 1.2, 1.35)),
             True: dict(N=(32, 64, 256, 1024, 4096, 2 ** 16), a=(0.01, 0.05, 0.2), c_hat=(1.05, 1.2, 1.35))}

@@ -1,4 +1,4 @@
-"""Remaining pieces of lp-proj (Han, Li, Lin & Zhang, JMLR 25, 2024) used by the issue-14 checks of
+"""Remaining pieces of lp-proj (Han, Li, Lin & Zhang, JMLR 25, 2024) used by the checks of
 Proposition 3 (proof), Proposition 25, eq. (34), Sec. 6.1 and Table 3.
 
 * :func:`projected_envelope` -- ``F_k(w~) = min_x f_k(x) + (lam/2)||w~ - P x||^2`` for a quadratic ``f_k``

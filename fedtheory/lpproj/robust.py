@@ -1,4 +1,4 @@
-"""Multi-round robustness of Algorithm 1 in lp-proj's linear model (issue 14, item 4).
+"""Multi-round robustness of Algorithm 1 in lp-proj's linear model (Sec. 5.2 and Table 7).
 
 Han, Li, Lin & Zhang, "A Random Projection Approach to Personalized Federated Learning",
 JMLR 25 (2024): Algorithm 1 (lines 7, 8, 12), the three Byzantine attacks of Sec. 4.2 / App. B.3

@@ -416,7 +416,7 @@ def regime_checks(clients: LeastSquaresClients, lam: float, regime, *, T: int, R
     parameter and the condition. Theorem 9: ``beta >= 1``, ``eta beta R <= eta_hat_1 = 1/(18 L_F (1 +
     10 kappa_F/beta))`` with Proposition 3's ``L_F = lam`` and ``mu_F = lam mu/((1+s)^2 lam + mu)``, and
     ``eta~ T >= 2/mu_F``. Theorems 13-15 with ``a6``: ``s < 1/30``. Hook: the A6 step-size ranges (Theorem 13)
-    and the decaying schedules (Theorems 14, 15) are checked in their own modules (issue 14, helpers H2/H3)."""
+    and the decaying schedules (Theorems 14, 15) are checked in :mod:`fedtheory.lpproj.a6` and :mod:`fedtheory.lpproj.schedules`."""
     check_instance(clients, "clients", LeastSquaresClients)
     lam = check_real(lam, "lam", 0, low_open=True)
     check_choice(regime, "regime", REGIMES)
