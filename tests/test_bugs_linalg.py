@@ -1,4 +1,4 @@
-"""Tests that catch silent bugs in fedtheory.linalg (issue 11; found by mutation testing).
+"""Tests that catch silent bugs in fedtheory.linalg (found by mutation testing).
 
 Referees: numpy's own QR/lstsq/solve applied system by system in plain loops, orthonormality and
 triangularity identities, and the Haar law of random orthonormal matrices by Monte Carlo.

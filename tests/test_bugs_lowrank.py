@@ -1,4 +1,4 @@
-"""Tests that catch realistic silent bugs in fedtheory.lowrank (FedLRGD; issue 11).
+"""Tests that catch realistic silent bugs in fedtheory.lowrank (FedLRGD).
 
 Every test function shipped with the library has eta <= 2, so l = ceil(eta) - 1 <= 1 and l! = 1:
 a wrong factorial is invisible there. Here we add Hoelder test functions with eta in (2, 4]
@@ -407,7 +407,7 @@ def test_theorem1_bound_printed_variant_and_domain_edges():
     assert theorem1_min_rank(2) == theorem1_min_rank(2, 2.0)
 
 
-# --------------------------------------------------------------------------- survivors of the mutation run (issue 11)
+# --------------------------------------------------------------------------- survivors of the mutation run
 def test_theorem2_r_log_space_fallback_against_mpmath():
     """Where K_1 overflows float64, theorem2_r recomputes log K_1 itself; the referee evaluates (47)
     directly in 60-digit arithmetic (no logarithms). eta close to (2 alpha + 2) d makes the second

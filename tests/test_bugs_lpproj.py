@@ -1,4 +1,4 @@
-"""Tests that catch realistic silent bugs in fedtheory.lpproj (issue 11).
+"""Tests that catch realistic silent bugs in fedtheory.lpproj.
 
 Referees: a plain-loop Algorithm 1 (per client, per local step) with exact enumeration of the
 server's possible client subsets; hand-built full-data sampling (fixed design and OLS) with
@@ -428,7 +428,7 @@ def test_algorithm1_p1_against_a_loop_and_parameters():
     for _ in range(R):  # line 8 with p = 1: a sign step after the inner l1 solve, sign(0) = 0 where w = P x exactly
         x = admm_l1_inner(G, h, prob.P, wk, lam, nu=1e-14)[0]
         diff = wk - x @ prob.P.T
-        diff[np.abs(diff) < 1e-6] = 0.0  # the solver's residual there has arbitrary sign (issue 14)
+        diff[np.abs(diff) < 1e-6] = 0.0  # the solver's residual there has arbitrary sign
         wk = wk - eta * lam * np.sign(diff)
     np.testing.assert_allclose(res.w, wk.mean(axis=0), atol=1e-9)
     loose = run_algorithm1(prob, lam, p=1, T=1, R=R, eta=eta, nu=1e-2, data=(Xi, y))

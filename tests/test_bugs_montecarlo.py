@@ -1,4 +1,4 @@
-"""Tests that catch realistic silent bugs in fedtheory.montecarlo (issue 11).
+"""Tests that catch realistic silent bugs in fedtheory.montecarlo.
 
 Referees: scipy.stats.t with n - 1 degrees of freedom, numpy's mean/std on the very replications the
 sampler returned, and the empirical coverage of the interval over many small-n experiments (the

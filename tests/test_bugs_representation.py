@@ -1,4 +1,4 @@
-"""Tests that catch realistic silent bugs in fedtheory.representation (issue 11).
+"""Tests that catch realistic silent bugs in fedtheory.representation.
 
 Every check compares against an independent computation (a plain per-client loop, Monte Carlo
 with a confidence interval, or a hand-derived small case), never a re-typed copy of the formula.

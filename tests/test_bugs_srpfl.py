@@ -1,4 +1,4 @@
-"""Tests that catch realistic silent bugs in fedtheory.srpfl (issue 11).
+"""Tests that catch realistic silent bugs in fedtheory.srpfl.
 
 The referees are independent: hand-evaluated values of the paper's printed formulas, exact
 enumeration of subsets, the compute times a recording speed model saw, and plain sorting.

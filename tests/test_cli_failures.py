@@ -1,4 +1,4 @@
-"""The CLI fails cleanly (issue 11): every bad input gives ONE line on stderr (``fedtheory: error:
+"""The CLI fails cleanly: every bad input gives ONE line on stderr (``fedtheory: error:
 ...`` naming the option), exit status 2 and no traceback, before any work starts; a closed pipe is
 silent; Ctrl-C prints ``fedtheory: interrupted`` and exits 130, also during a multi-process sweep.
 

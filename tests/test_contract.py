@@ -1,4 +1,4 @@
-"""The input contract of every public function (issue 11, "inputs that cannot fool the helpers").
+"""The input contract of every public function ("inputs that cannot fool the helpers").
 
 Walks ``__all__`` of ``fedtheory``, ``fedtheory.representation``, ``fedtheory.srpfl``,
 ``fedtheory.lpproj``, ``fedtheory.lowrank``, ``fedtheory.linalg`` and ``fedtheory.montecarlo``.
@@ -382,7 +382,7 @@ CASES: dict[str, Case] = {
     "erlang_max_mc": Case(K(b=3, k=4, n_samples=300, seed=0)),
     "mm1_departure_times": Case(K(n_dep=5, nu=2.0, reps=50, seed=0)),
     "appendix_c_ranks": Case(K(k=6, d=3, classes=2, n_train=20, mu=1e-3, threshold=0.9, min_weight=0.005, seed=0)),
-    # ------------------------------------------------------------------ lpproj, issue 14
+    # ------------------------------------------------------------------ lpproj
     # theory.py / algorithms.py additions
     "fairness_dimension_ratio": Case(lambda: dict(Sigma_w=np.eye(4) * 0.1 + 0.02, P=_problem().P)),
     "eq49_pair_sum": Case(lambda: dict(W=_problem().W, variant="corrected"), valid={"variant": ["printed"]}),
@@ -488,7 +488,7 @@ CASES: dict[str, Case] = {
     "block_diagonal_cost": Case(K(d_sub=6, d=12, k=3), invalid={"k": [4]}),
     "layer_parameter_count": Case(K(kind="conv", n_in=3, n_out=6, kernel=5, bias=True),
                                   valid={"kind": ["linear", "batchnorm"], "bias": [False]}),
-    # ------------------------------------------------------------------ lowrank, issue 15
+    # ------------------------------------------------------------------ lowrank
     # fedave.py (FedAve as analysed: Lemma 3, (78))
     "lemma3_T0": Case(K(kappa=2.0, tau=0.5, m=10, mu=0.1, b=5), valid={"m": [1], "tau": [1.0]},
                       invalid={"kappa": [0.5], "tau": [1.5]}),
@@ -855,7 +855,7 @@ def test_contract_exhaustive(key):
     (lambda: LR.erlang_quantile_bounds(5, INF), "q"),
 ])
 def test_known_offenders_refuse_non_finite_input(call, name):
-    """These returned NaN (or inf) silently before issue 11."""
+    """These returned NaN (or inf) silently before the input checks."""
     with pytest.raises(ValueError, match=rf"`{name}` must be finite"):
         call()
 

@@ -1,4 +1,4 @@
-"""`fedtheory verify --format {table,json,csv,latex}` and fedtheory.export (issue 16, item 7).
+"""`fedtheory verify --format {table,json,csv,latex}` and fedtheory.export.
 
 A toy paper registered in-process gives verdicts of several outcomes (holds, refuted, erratum)
 with statements full of CSV and LaTeX special characters, so the formats are checked without

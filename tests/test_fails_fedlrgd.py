@@ -153,13 +153,13 @@ FAILS_PATHS = {
 
 _RUN_HERE = sorted(FAILS_PATHS)
 
-# issue 15's claims: their paths live beside their tests (tests/test_issue15_*.py), which run them;
+# claims: their paths live beside their tests (the paper's section test files), which run them;
 # here they only complete the coverage check
-from test_issue15_fedave import FAILS_PATHS_FEDAVE  # noqa: E402
-from test_issue15_chain import FAILS_PATHS_CHAIN  # noqa: E402
-from test_issue15_assumption8 import FAILS_PATHS_ASSUMPTION8  # noqa: E402
-from test_issue15_remaining import FAILS_PATHS_REMAINING  # noqa: E402
-from test_issue15_appendix_d import FAILS_PATHS_APPENDIX_D  # noqa: E402
+from test_fedlrgd_fedave import FAILS_PATHS_FEDAVE  # noqa: E402
+from test_fedlrgd_thm2_chain import FAILS_PATHS_CHAIN  # noqa: E402
+from test_fedlrgd_assumption8 import FAILS_PATHS_ASSUMPTION8  # noqa: E402
+from test_fedlrgd_holder_classes import FAILS_PATHS_REMAINING  # noqa: E402
+from test_fedlrgd_appendix_d import FAILS_PATHS_APPENDIX_D  # noqa: E402
 
 for _paths in (FAILS_PATHS_FEDAVE, FAILS_PATHS_CHAIN, FAILS_PATHS_ASSUMPTION8, FAILS_PATHS_REMAINING,
                FAILS_PATHS_APPENDIX_D):

@@ -1,4 +1,4 @@
-"""Every claim of the FedRep catalogue (fedtheory_checks.fedrep) can fail (issue 11).
+"""Every claim of the FedRep catalogue (fedtheory_checks.fedrep) can fail.
 
 ``FAILS_PATHS[claim_id](monkeypatch)`` injects a bug (realistic where it is cheap: a bottom-k
 method-of-moments initialisation, a forgotten 1/2, a ridge in the head solve, a step-size mismatch,
@@ -188,10 +188,10 @@ FAILS_PATHS = {
     "fedrep.fig4.new-client": fig4_labels_swapped,
     "fedrep.sec4.federation-helps-samples": fedrep_needs_more_than_local,
 }
-# issue 13's claims: the Sec. 5 / new-client paths are run here; the errata / Sec. 4 structure paths
-# run in their own file (tests/test_issue13_fedrep_errata.py) and only join the coverage check
-from test_issue13_fedrep_sec5 import FAILS_PATHS as _SEC5_PATHS  # noqa: E402
-from test_issue13_fedrep_errata import FAILS_PATHS as _ERRATA_PATHS  # noqa: E402
+# claims: the Sec. 5 / new-client paths are run here; the errata / Sec. 4 structure paths
+# run in their own file (tests/test_fedrep_errata.py) and only join the coverage check
+from test_fedrep_sec5_experiments import FAILS_PATHS as _SEC5_PATHS  # noqa: E402
+from test_fedrep_errata import FAILS_PATHS as _ERRATA_PATHS  # noqa: E402
 
 FAILS_PATHS.update(_SEC5_PATHS)
 _RUN_HERE = sorted(FAILS_PATHS)

@@ -1,6 +1,6 @@
 """Every lpproj claim can fail: each entry of FAILS_PATHS injects a bug (a wrong formula, a sampler or an
 algorithm step done wrong) into a function the claim calls, and the claim must then report ``fails``
-(for errata: the corrected form fails its referee). Issue 11, "Verdicts that can fail"."""
+(for errata: the corrected form fails its referee)."""
 import math
 
 import numpy as np
@@ -241,14 +241,14 @@ FAILS_PATHS = {
 
 _RUN_HERE = sorted(FAILS_PATHS)
 
-# issue 14's claims: their paths live beside their tests (tests/test_issue14_*.py), which run them;
+# claims: their paths live beside their tests (the paper's section test files), which run them;
 # here they only complete the coverage check
-from test_issue14_thm9 import FAILS_PATHS_THM9  # noqa: E402
-from test_issue14_a6 import FAILS_PATHS_A6  # noqa: E402
-from test_issue14_schedules import FAILS_PATHS_SCHEDULES  # noqa: E402
-from test_issue14_robust import FAILS_PATHS_ROBUST  # noqa: E402
-from test_issue14_fairness import FAILS_PATHS_FAIRNESS  # noqa: E402
-from test_issue14_remaining import FAILS_PATHS_REMAINING  # noqa: E402
+from test_lpproj_thm9 import FAILS_PATHS_THM9  # noqa: E402
+from test_lpproj_a6 import FAILS_PATHS_A6  # noqa: E402
+from test_lpproj_schedules import FAILS_PATHS_SCHEDULES  # noqa: E402
+from test_lpproj_robust import FAILS_PATHS_ROBUST  # noqa: E402
+from test_lpproj_fairness import FAILS_PATHS_FAIRNESS  # noqa: E402
+from test_lpproj_extras import FAILS_PATHS_REMAINING  # noqa: E402
 
 for _paths in (FAILS_PATHS_THM9, FAILS_PATHS_A6, FAILS_PATHS_SCHEDULES, FAILS_PATHS_ROBUST, FAILS_PATHS_FAIRNESS,
                FAILS_PATHS_REMAINING):

@@ -173,11 +173,11 @@ FAILS_PATHS = {
 }
 
 
-# issue 13's claims: their paths live beside their tests; those of test_fails_srpfl_issue13.py and
-# test_issue13_srpfl_proof_steps.py run there, the rate / Appendix B ones run here
-from test_issue13_srpfl_rate import FAILS_PATHS as _RATE_PATHS  # noqa: E402
-from test_fails_srpfl_issue13 import FAILS_PATHS as _I13_PATHS  # noqa: E402
-from test_issue13_srpfl_proof_steps import FAILS_PATHS_PROOF_STEPS as _PROOF_PATHS  # noqa: E402
+# claims: their paths live beside their tests; those of test_fails_srpfl_proofs.py and
+# test_srpfl_proof_steps.py run there, the rate / Appendix B ones run here
+from test_srpfl_rate import FAILS_PATHS as _RATE_PATHS  # noqa: E402
+from test_fails_srpfl_proofs import FAILS_PATHS as _I13_PATHS  # noqa: E402
+from test_srpfl_proof_steps import FAILS_PATHS_PROOF_STEPS as _PROOF_PATHS  # noqa: E402
 
 FAILS_PATHS.update(_RATE_PATHS)
 _RUN_HERE = sorted(FAILS_PATHS)

@@ -1,4 +1,4 @@
-"""Every srpfl claim of issue 13 (checks/srpfl/lemmas.py, checks/srpfl/sec3_figs.py) can fail: a violating
+"""Every srpfl claim (checks/srpfl/lemmas.py, checks/srpfl/sec3_figs.py) can fail: a violating
 computation (a realistic bug injected with monkeypatch into a function the claim calls, or violating numbers from
 the function that produces the measured numbers) must give ``fails``, never ``inconclusive``.
 
@@ -206,7 +206,7 @@ ISSUE13_IDS = {
 }
 
 
-def test_fails_paths_cover_the_issue13_claims():
+def test_fails_paths_cover_the_lemma_and_sec3_claims():
     assert set(FAILS_PATHS) == ISSUE13_IDS
     for cid in ISSUE13_IDS:
         assert get_claim(cid).id == cid

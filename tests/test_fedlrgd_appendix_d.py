@@ -1,4 +1,4 @@
-"""Issue 15, Appendix D of FedLRGD: the sandwich (85), the discriminant of (87) with (88)'s thresholds, and the note
+"""Appendix D of FedLRGD: the sandwich (85), the discriminant of (87) with (88)'s thresholds, and the note
 "T >= T0" after (81).
 
 Referees: dense brute-force grids over b, the defining constraint of (79) (residuals, not the closed form (80)),

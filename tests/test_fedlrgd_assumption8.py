@@ -1,4 +1,4 @@
-"""Issue 15, item 4: assumptions (7) and (8) of FedLRGD (fedtheory.lowrank.assumption8 and checks/fedlrgd/assumption8.py).
+"""assumptions (7) and (8) of FedLRGD (fedtheory.lowrank.assumption8 and checks/fedlrgd/assumption8.py).
 
 Referees: finite differences of the loss (gradient, strong convexity, Hoelder constant), the matrix product and numpy's
 inverse (closed-form G^-1), mpmath's SVD (extended-precision inverse norms), synthetic curves with known exponents (fits).

@@ -1,4 +1,4 @@
-"""Issue 15, items 1-2: FedAve (FedPAQ without quantisation) run exactly; Lemma 3, (78), Theorem 3, Proposition 1.
+"""FedAve (FedPAQ without quantisation) run exactly; Lemma 3, (78), Theorem 3, Proposition 1.
 
 Referees: a naive per-client loop (deterministic when every client holds one sample and tau = 1), brute-force
 per-sample variances from LogisticProblem.grads, scipy's minimiser for F*, Monte Carlo of the stochastic gradient, and

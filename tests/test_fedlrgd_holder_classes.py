@@ -1,4 +1,4 @@
-"""Issue 15, items 5-7 (FedLRGD): Lemma 1 / Theorem 1 with l >= 2, the remaining partial claims, the time-model rows and
+"""FedLRGD: Lemma 1 / Theorem 1 with l >= 2, the remaining partial claims, the time-model rows and
 errata (checks/fedlrgd/remaining.py, fedtheory/lowrank/holder_classes.py). Unit tests of the library functions against
 independent computations, bad input, and FAILS_PATHS_REMAINING: one injected bug per claim, under which the claim must
 report ``refuted`` (for the erratum claim: the corrected form fails its referee)."""

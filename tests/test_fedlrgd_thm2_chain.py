@@ -1,4 +1,4 @@
-"""Issue 15, item 3: Theorem 2's proof chain (53)-(64) on instrumented FedLRGD runs (fedtheory.lowrank.chain and
+"""Theorem 2's proof chain (53)-(64) on instrumented FedLRGD runs (fedtheory.lowrank.chain and
 checks/fedlrgd/thm2_chain.py). Referees are independent computations: sympy derivatives, finite differences,
 brute-force minimisation, explicit inverses, exact rational arithmetic."""
 import math

@@ -1,4 +1,4 @@
-"""Issue 13, FedRep item 7 and the structural Sec. 2/4 ledger rows: errata T4, T5, T10, T15, the
+"""FedRep errata and the structural Sec. 2/4 ledger rows: errata T4, T5, T10, T15, the
 invariance at a general point (spec 4), MoM's E0 at the per-client budget (spec 14), and the claims
 of ``fedtheory_checks.fedrep.sec4_structure``; plus the library module
 ``fedtheory.representation.structure``.

@@ -1,4 +1,4 @@
-"""Issue 13, FedRep items 1, 2, 4: the 3k-coordinate FedRep simulator, the closed-form risks, the monotone
+"""the 3k-coordinate FedRep simulator, the closed-form risks, the monotone
 search, and the verdicts of fedrep.eq11.sample-complexity, fedrep.sec4.federation-helps-samples and
 fedrep.thm1.contraction (fails paths on violating numbers, holds paths on real numbers where cheap)."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""Issue 13, FedRep items 3, 5, 6 and the Sec. 5.1 / Benefit (1) ledger rows: the new-client law,
+"""FedRep Sec. 5.1 and Benefit (1) ledger rows: the new-client law,
 Figure 3's ordering under two readings of the head steps, Figure 1's "Local Only is worst" sub-claim,
 GD-GD's scaling with n and the local-updates benefit.
 

@@ -1,4 +1,4 @@
-"""Figure fixes of issue 16: each test draws the figure from small synthetic data through the figure's
+"""Figure fixes: each test draws the figure from small synthetic data through the figure's
 drawing function (no sweep runs, nothing saved) and checks the property in display coordinates."""
 from __future__ import annotations
 

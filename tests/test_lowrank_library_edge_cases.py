@@ -1,4 +1,4 @@
-"""Tests written for the surviving mutants of issue 15's FedLRGD modules (`.ci/mutation.sh`, rows
+"""Tests written for the surviving mutants of FedLRGD modules (`.ci/mutation.sh`, rows
 `lowrank-fedave`, `lowrank-chain`, `lowrank-assumption8`, `lowrank-holder-classes`).
 
 Each test checks behaviour against an independent referee (hand-worked values, brute force, scipy),

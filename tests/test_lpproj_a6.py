@@ -1,4 +1,4 @@
-"""Issue 14, item 2: the A6 (low-dimensional) setting of lp-proj (Han et al. 2024): Proposition 10, Lemmas 11, 12
+"""the A6 (low-dimensional) setting of lp-proj (Han et al. 2024): Proposition 10, Lemmas 11, 12
 and 26, eq. (11), Theorem 13. Unit tests of fedtheory.lpproj.a6 against independent computations (brute-force
 d-dimensional minimisation, finite differences, explicit per-sample gradients, the shared runner), its bad-input
 errors, and a fails path for every claim of checks/lpproj/a6_smooth.py."""

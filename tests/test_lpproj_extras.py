@@ -1,4 +1,4 @@
-"""Issue 14, item 7: the remaining lp-proj results and errata (checks/lpproj/remaining.py,
+"""the remaining lp-proj results and errata (checks/lpproj/remaining.py,
 fedtheory/lpproj/extras.py). Unit tests of the library functions against independent computations, bad
 input, and FAILS_PATHS_REMAINING: one injected bug per claim, under which the claim must report ``fails``."""
 import math

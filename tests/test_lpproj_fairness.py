@@ -1,4 +1,4 @@
-"""Issue 14, items 5-6: fairness dimension scaling, identity (49)(d), V^l2 > V^Me, Figure 1's gap and its decisive
+"""fairness dimension scaling, identity (49)(d), V^l2 > V^Me, Figure 1's gap and its decisive
 Monte Carlo (sufficient-statistics sampler with a local control variate)."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Issue 14 integration tests: run_algorithm1's lp-proj-1 (p = 1) step inside the dead zone.
+"""Integration tests: run_algorithm1's lp-proj-1 (p = 1) step inside the dead zone.
 
 Han et al., JMLR 2024, Algorithm 1 line 8 with p = 1: ``w <- w - eta lam sign(w - P x)``. Where the exact
 inner solution has ``w = P x`` in a coordinate, the step is 0; ADMM's ``w - P x`` carries a ~1e-11 residual of
@@ -11,7 +11,7 @@ import pytest
 from fedtheory.lpproj import run_algorithm1
 from fedtheory.lpproj.robust import run_rounds
 
-from test_issue14_robust import _data
+from test_lpproj_robust import _data
 
 
 @pytest.mark.parametrize("lam,eta,R,T", [(0.8, 0.1, 5, 6), (2.0, 0.05, 3, 8)])

@@ -1,4 +1,4 @@
-"""Tests written for the surviving mutants of issue 14's lp-proj modules (mutation testing with
+"""Tests written for the surviving mutants of lp-proj modules (mutation testing with
 ``.ci/mutation.sh``; triage in ``.ci/mutation-triage.md``).
 
 Each test checks behaviour against an independent referee (hand evaluation with Python floats or
@@ -506,7 +506,7 @@ def test_layer_parameter_count_linear_ignores_the_kernel():
     assert EX.layer_parameter_count("linear", 4, 5, 3) == np.zeros((5, 4)).size + 5
 
 
-# ============================================================================= theory.py / algorithms.py (issue-14 additions)
+# ============================================================================= theory.py / algorithms.py
 from scipy import stats  # noqa: E402
 
 from fedtheory.lpproj import make_projection  # noqa: E402
@@ -623,7 +623,7 @@ def test_local_loss_at_lam_zero_and_sufficient_sampler_without_heterogeneity():
         assert abs(e.z_score(test_loss_general(method, 0.4, same))) < 4.5, (method, e.summary())
 
 
-def test_theory_issue14_messages_and_guards():
+def test_theory_messages_and_guards():
     from fedtheory.lpproj.theory import signflip_moments
 
     with pytest.raises(ValueError, match="orthonormal rows"):

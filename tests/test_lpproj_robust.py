@@ -1,4 +1,4 @@
-"""Issue 14, item 4: multi-round robustness of Algorithm 1 (fedtheory.lpproj.robust and the claims
+"""multi-round robustness of Algorithm 1 (fedtheory.lpproj.robust and the claims
 lpproj.robust.*). Each referee is an independent computation: run_algorithm1 (full linear solves / ADMM),
 Monte Carlo, scipy quadrature of the half-normal density, or a geometric sum."""
 import dataclasses

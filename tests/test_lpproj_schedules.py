@@ -1,4 +1,4 @@
-"""Issue 14, item 3: lp-proj's decaying schedules (Theorems 14, 15, 27, 28), recursion (32) and the App. A.5 sums.
+"""lp-proj's decaying schedules (Theorems 14, 15, 27, 28), recursion (32) and the App. A.5 sums.
 
 Unit tests of :mod:`fedtheory.lpproj.schedules` against independent computations (Gamma-function products, brute-force
 loops, exact rationals, synthetic power laws), bad-input errors, and the fails paths of the claims in

@@ -1,4 +1,4 @@
-"""Issue 14, item 1: the stochastic Algorithm 1 runner (fedtheory.lpproj.stochastic), Theorem 9 over a grid,
+"""the stochastic Algorithm 1 runner (fedtheory.lpproj.stochastic), Theorem 9 over a grid,
 Lemmas 4-8 and eqs. (8)-(10), (26). Referees are independent computations (scipy minimisation, brute-force
 enumeration, the existing exact run_algorithm1, finite differences)."""
 import itertools

@@ -1,4 +1,4 @@
-"""Byte-reproducible figures (issue 16, item 5).
+"""Byte-reproducible figures.
 
 ``fedtheory reproduce`` run twice writes identical PNG, PDF and JSON bytes: the PDF carries no
 creation or modification date, the PNG no time, and the JSON sidecar records what the figure

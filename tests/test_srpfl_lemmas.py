@@ -1,4 +1,4 @@
-"""Issue 13, SRPFL items 3-5: the per-round proof quantities (fedtheory.srpfl.proof_quantities) and the claims of
+"""the per-round proof quantities (fedtheory.srpfl.proof_quantities) and the claims of
 checks/srpfl/lemmas.py (one-step contraction, E0 along the trajectory, Lemmas A.5, A.6, A.8, A.10).
 
 Every decision is a small pure function: the ``fails`` path feeds it violating numbers; the ``holds`` /

@@ -1,7 +1,7 @@
-"""Mutation-testing follow-up for ``fedtheory.srpfl.meta`` (issue 13's SRPFL Sec. 3 library): every
+"""Mutation-testing follow-up for ``fedtheory.srpfl.meta`` (SRPFL Sec. 3 library): every
 validated parameter is named in its ``ValueError``/``TypeError``, and a run's ``params`` record what was
 run. Mutants that renamed a parameter in a message, dropped a bound, or dropped a ``params`` entry
-survived the behavioural tests of ``tests/test_issue13_srpfl_sec3.py``."""
+survived the behavioural tests of ``tests/test_srpfl_sec3_figs.py``."""
 import numpy as np
 import pytest
 

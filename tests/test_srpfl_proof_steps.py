@@ -1,4 +1,4 @@
-"""Issue 13, SRPFL Appendix A proof steps (``fedtheory_checks.srpfl.proof_steps``): the decision helpers, the
+"""SRPFL Appendix A proof steps (``fedtheory_checks.srpfl.proof_steps``): the decision helpers, the
 exact-round quantities against independent computations, the ``holds`` / ``erratum`` paths on the real numbers,
 and a ``fails`` path for every claim of the module (a violating computation injected with monkeypatch).
 

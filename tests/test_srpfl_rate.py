@@ -1,4 +1,4 @@
-"""Issue 13, SRPFL items 1-2, errata 12 and 17, Appendix B phase rows: the decision functions on violating
+"""SRPFL Theorem 4.9 as a rate, its errata and the Appendix B phase rows: the decision functions on violating
 numbers (``refuted``), the holds path on the real numbers where cheap, and the new library functions."""
 import math
 from fractions import Fraction

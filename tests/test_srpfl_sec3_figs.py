@@ -1,4 +1,4 @@
-"""Issue 13, SRPFL item 6 and ledger rows: Algorithm 1, eqs. (13)-(19), Remark 4.8, Contribution 2's sample
+"""SRPFL Sec. 3 and ledger rows: Algorithm 1, eqs. (13)-(19), Remark 4.8, Contribution 2's sample
 complexity and Figures 7-8 (linear analogues): library functions, the decisions' fails paths, holds paths."""
 import math
 

@@ -1,5 +1,5 @@
 """Tests closing the gaps that mutation testing (``.ci/mutation.sh``, triage in ``.ci/mutation-triage.md``)
-found in three modules written for issue 13: ``fedtheory.representation.structure``,
+found in three modules written: ``fedtheory.representation.structure``,
 ``fedtheory.srpfl.proof_quantities`` and the new private kernels of ``fedtheory.linalg``
 (``_spd_certified``, ``_ill_conditioned``, ``_solve_spd``, ``_orthonormalize``, ``_distance_to``).
 
