@@ -14,7 +14,7 @@ kit, where numbers become verdicts), :mod:`.paper`,
 :mod:`.plugins`, :mod:`.ledger`, :mod:`.provenance`, :mod:`.parallel`, :mod:`.cache`,
 :mod:`.plotting`, :mod:`.report`, :mod:`.cli`, :mod:`.testing`.
 """
-__version__ = "0.2.0"
+from ._version import __version__  # noqa: E402,F401
 
 # Names are imported on first use (PEP 562), so that ``import fedtheory`` and the command line
 # start without loading numpy/scipy first, and Ctrl-C while they load is handled by the CLI.

@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import math
 import re
+
+import numpy as np
 from dataclasses import dataclass, field
 
 from .claims import ERRATUM, INCONCLUSIVE, NOT_REPRODUCED, REFUTED, VACUOUS, to_jsonable
@@ -126,6 +128,21 @@ def format_number(x) -> str:
     return f"{x:.4g}"
 
 
+def _num(x) -> float | None:
+    """A float from a number or a JSON infinity (``"inf"``); ``None`` otherwise."""
+    if isinstance(x, str):
+        return {"inf": math.inf, "-inf": -math.inf}.get(x)
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def detection_factor(v) -> float | None:
+    """The verdict's detection factor (``detects["factor"]``; infinite when nothing detects), or ``None``."""
+    return _num((v.detects or {}).get("factor"))
+
+
 def _is_num(x) -> bool:
     return (isinstance(x, (int, float)) and not isinstance(x, bool)) or x in ("inf", "-inf") or x is None
 
@@ -215,7 +232,6 @@ def _margin_text(m: dict | None) -> str:
 
 
 def _detects_text(v) -> str:
-    from .findings import detection_factor
     det = v.detects or {}
     of = det.get("of") or "claimed constant"
     f = detection_factor(v)

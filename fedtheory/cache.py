@@ -182,7 +182,7 @@ def task_key(namespace: str, params: dict, seed, code: str | None = None) -> str
     :func:`code_fingerprint`); :func:`fedtheory.parallel.cached_map` passes
     ``source_fingerprint(task_modules(func))``, which also covers a plugin's own package.
     """
-    from . import __version__
+    from ._version import __version__
 
     blob = json.dumps({"ns": namespace, "params": _canon(params), "seed": _canon(seed), "version": __version__,
                        "code": code or code_fingerprint()}, sort_keys=True)

@@ -21,7 +21,7 @@ import tempfile
 import time
 import warnings
 
-from . import __version__
+from ._version import __version__
 from .claims import BAD_STATUSES, ERROR, STATUSES, dump_json
 from .plugins import get_claim, get_paper, load_papers
 

@@ -29,7 +29,7 @@ from typing import Iterable
 import numpy as np
 
 from . import _findings_render as _render
-from ._findings_render import Group, Item, Section
+from ._findings_render import Group, Item, Section, _num, detection_factor
 from .claims import (DECIDED, ERRATUM, ERROR, HOLDS, INCONCLUSIVE, NOT_REPRODUCED, REFUTED, STATUSES, VACUOUS,
                      Verdict, to_jsonable)
 from .decide import SLACK, tightness as _tightness_of_factor
@@ -66,21 +66,6 @@ def as_verdict(v) -> Verdict:
     kw["seconds"] = float(kw.get("seconds") or 0.0)
     kw["kind"] = kw.get("kind") or "paper"
     return Verdict(**kw)
-
-
-def _num(x) -> float | None:
-    """A float from a number or a JSON infinity (``"inf"``); ``None`` otherwise."""
-    if isinstance(x, str):
-        return {"inf": math.inf, "-inf": -math.inf}.get(x)
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
-        return None
-    x = float(x)
-    return None if math.isnan(x) else x
-
-
-def detection_factor(v: Verdict) -> float | None:
-    """The verdict's detection factor (``detects["factor"]``; infinite when nothing detects), or ``None``."""
-    return _num((v.detects or {}).get("factor"))
 
 
 def rate(v: Verdict) -> str:

@@ -177,7 +177,7 @@ def reproduce(paper: str, outdir: str = "figures", full: bool = False, seed: int
     Each sidecar JSON carries the figure id, its reference, the paper's citation and the
     provenance of the run (see :func:`fedtheory.provenance.provenance`).
     """
-    from .provenance import figure_context
+    from ._figure_context import figure_context
 
     p = get_paper(paper)
     figs = p.figures()

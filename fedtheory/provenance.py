@@ -17,17 +17,16 @@ Two records, for two uses:
 """
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import datetime as _dt
 import functools
 import os
 import platform
 import subprocess
 
+from ._figure_context import current_figure_context, figure_context  # noqa: E402,F401 (re-exported)
+
 __all__ = ["provenance", "figure_provenance", "figure_context", "current_figure_context"]
 
-_FIGURE: contextvars.ContextVar[dict | None] = contextvars.ContextVar("fedtheory_figure", default=None)
 
 
 @functools.lru_cache(maxsize=1)
@@ -68,7 +67,7 @@ def _versions() -> dict:
     import numpy
     import scipy
 
-    from . import __version__
+    from ._version import __version__
 
     try:  # the installed version, without importing matplotlib (verify --json never plots)
         mpl = importlib.metadata.version("matplotlib")
@@ -154,19 +153,3 @@ def figure_provenance(*, seed=None, mode: str | None = None, paper=None) -> dict
         fp = paper_fingerprint(paper)
     return {**_versions(), "platform": f"{platform.system()}-{platform.machine()}", "source_fingerprint": fp,
             "seed": seed, "mode": mode}
-
-
-@contextlib.contextmanager
-def figure_context(**info):
-    """Within the block, :func:`fedtheory.plotting.save_figure` adds ``info`` (figure id,
-    reference, paper citation, seed, mode) to every sidecar it writes."""
-    token = _FIGURE.set(info)
-    try:
-        yield
-    finally:
-        _FIGURE.reset(token)
-
-
-def current_figure_context() -> dict | None:
-    """The information set by the innermost :func:`figure_context`, if any."""
-    return _FIGURE.get()

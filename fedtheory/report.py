@@ -245,7 +245,7 @@ MANIFEST = "report-figures.json"
 
 
 def _figure_key(paper, full: bool, seed) -> dict:
-    from . import __version__
+    from ._version import __version__
     from .results import paper_fingerprint
 
     return {"fedtheory": __version__, "source": paper_fingerprint(paper), "mode": "full" if full else "quick",

@@ -80,7 +80,7 @@ def verdict_key(claim: Claim, *, full: bool, seed, fingerprint: str) -> str:
     ``seed=None`` means the claim's own default seed, so ``verify`` and ``verify --seed S`` with
     ``S`` equal to that default share an entry.
     """
-    from . import __version__
+    from ._version import __version__
 
     seed = claim.default_seed if seed is None else seed
     blob = json.dumps({"claim": claim.id, "mode": _mode(full), "seed": to_jsonable(seed), "version": __version__,
@@ -207,7 +207,7 @@ def load_verify_json(path: str, papers, *, full: bool, seed) -> list[Verdict]:
     StaleResults
         One line saying why the file cannot be used (or that it cannot be read).
     """
-    from . import __version__
+    from ._version import __version__
 
     try:
         with open(path) as fh:
