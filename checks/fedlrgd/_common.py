@@ -1,13 +1,18 @@
-"""Helpers shared by the fedlrgd claim modules."""
+"""Code shared by the fedlrgd claim modules: the test functions and Hoelder classes of Lemma 1 and Theorem 1,
+Theorem 2's analytic chain, FedLRGD problems, and the instrumented FedLRGD runs on which :mod:`.alg1` and
+:mod:`.sec5_thm2_proof` check (35)-(64) (their instances are described in :mod:`.sec5_thm2_proof`).
+"""
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from fedtheory.random import as_generator
-from fedtheory.lowrank import Cosine, L1Power, PowerSum, SoftLabelLogistic, make_logistic_problem
+from fedtheory.lowrank import Cosine, L1Power, make_logistic_problem, PowerSum, SoftLabelLogistic
+from fedtheory.lowrank import chain as _ch
 from fedtheory.lowrank.model import HolderFunction
+from fedtheory.random import as_generator, spawn_seeds
 
 
 def _test_functions(d):
@@ -128,6 +133,14 @@ class CosineSmooth(HolderFunction):
         return lambda x, t: self.L2 * t ** k * np.cos(t * x + k * math.pi / 2)
 
 
+# ------------------------------------------------------------------------ quiet evaluation (runtime warnings silenced)
+def _quiet(f, *a, **k):
+    """Call f silencing the NaN warnings of sympy Piecewise derivatives (both branches are evaluated)."""
+    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return f(*a, **k)
+
+
 # ----------------------------------------------------------------------------- Theorem 2's proof chain
 def thm2_chain(log_r, d, eta, log_inv_eps, *, alpha=1.0, kappa=2.0, B=1.0, mu=0.1, p=1, L2=1.0, F0_gap=1.0):
     """The requirement of the proof of Theorem 2 (Sec. V) at rank ``r = exp(log_r)``, evaluated in log space.
@@ -182,3 +195,64 @@ def log_gamma_fedlrgd(log_r, s, S, m, phi):
 # ----------------------------------------------------------------------------- FedLRGD runs
 def _problem(seed, r=10):
     return make_logistic_problem(d=3, r=r, m=40, s=15, mu=0.1, seed=seed)
+
+
+# ----------------------------------------------------------------------------- instrumented FedLRGD runs for (35)-(64)
+_LAM = {1: 1e-2, 2: 1e-3, 3: 1e-4}
+
+
+_KERNEL_KW = dict(amp=10.0, beta=6.0, mu=0.5, m=20, s=10)
+
+
+_S = 60
+
+
+_CACHE: dict = {}
+
+
+_SLACK = 1e-9  # relative slack for round-off in the inequalities
+
+
+def _int_seeds(seed, n):
+    return [int(ss.generate_state(1)[0]) for ss in spawn_seeds(seed, n)]
+
+
+def _chain(kind, par, sd):
+    """One instrumented run (cached within the process: several claims read the same runs)."""
+    key = (kind, par, sd)
+    if key not in _CACHE:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if kind == "kernel":
+                prob = _ch.make_kernel_problem(par, _LAM[par], seed=sd, **_KERNEL_KW)
+                _CACHE[key] = _ch.fedlrgd_chain(prob, prob.kernel, 2.0, S=_S, seed=sd)
+            else:
+                prob = _ch.make_cover_logistic_problem(par, m=20, s=10, mu=0.1, seed=sd)
+                fn = SoftLabelLogistic(eta=2.0, L2=1.0, d=2, p=1, i=0, mu=0.1)
+                _CACHE[key] = _ch.fedlrgd_chain(prob, fn, float(par), S=_S, seed=sd)
+    return _CACHE[key]
+
+
+def _runs(full, seed):
+    """(label, ChainResult) for the kernel instances (l = 1, 2, 3) and the logistic instances (q = 1, 2)."""
+    nk = 12 if full else 2
+    nl = 4 if full else 1
+    sk = _int_seeds(seed, 3 * nk + 2 * nl)
+    out = []
+    for a, l in enumerate((1, 2, 3)):
+        for b in range(nk if (full or l > 1) else 1):
+            sd = sk[a * nk + b]
+            out.append((f"kernel l={l}", _chain("kernel", l, sd)))
+    for a, q in enumerate((1, 2)):
+        for b in range(nl):
+            sd = sk[3 * nk + a * nl + b]
+            out.append((f"logistic q={q}", _chain("logistic", q, sd)))
+    return out
+
+
+def _regime(extra):
+    return ("exact FedLRGD runs (S = 60 inexact GD steps, m = 20 clients, s = 10 samples): the PolyTanhKernel instance "
+            "(d = 1, q = 2, r = D = l + 1, l in {1, 2, 3}, amp 10, beta 6, mu 0.5, lam 1e-2/1e-3/1e-4; 1 run for l = 1 "
+            "and 2 for l = 2, 3 in quick mode, 12 each in full) and the Appendix A logistic instance (d = 2, class (2, 1), "
+            "cover q = 1 (r = 3) and q = 2 (r = 12), 1 run each quick, 4 full); B of (9) on [0,1]^d x [-R, R] with R "
+            "covering nodes and path; alpha = max(1, log||G^{-1}||/log r); relative slack 1e-9 for round-off. " + extra)

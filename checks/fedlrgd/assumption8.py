@@ -1,5 +1,6 @@
-"""Assumption (8) of Jadbabaie, Makur and Shah (2023), ||G^-1|| <= r^alpha: a kernel that satisfies it, the Appendix A
-logistic example that violates it, and the vacuity of Theorem 2's hypotheses, decided by :mod:`fedtheory.decide`.
+"""Assumption (8) (Sec. II-B) of Jadbabaie, Makur and Shah (2023), *Federated Optimization of Smooth Loss
+Functions*, ||G^-1|| <= r^alpha: a kernel that satisfies it, the Appendix A logistic example that violates it, and
+the vacuity of Theorem 2's hypotheses, decided by :mod:`fedtheory.decide`.
 
 Also assumption (7) (G^(i) invertible) on the Appendix A example, in extended precision, and the ceiling that (6) and
 Lemma 1 put on alpha: sigma_min(G) <= ||G - P'|| for a rank-(r-1) Lemma 1 approximant P', so (8) forces

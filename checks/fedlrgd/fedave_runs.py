@@ -1,5 +1,8 @@
-"""FedAve as analysed by Jadbabaie, Makur and Shah (2023), run exactly (FedPAQ without quantisation): Lemma 3, the
-constant C of (78), Theorem 3 and Proposition 1 on measured oracle complexities, decided by :mod:`fedtheory.decide`."""
+"""FedAve (Sec. III-D) as analysed by Jadbabaie, Makur and Shah (2023), *Federated Optimization of Smooth Loss
+Functions*, run exactly (FedPAQ without quantisation): Lemma 3 and the constant C of (78) (Appendix D), Theorem 3
+(proved in Appendix D) and Proposition 1 (proved in Appendix E) on measured oracle complexities, decided by
+:mod:`fedtheory.decide`. The figure script ``fedtheory_reproductions.fedlrgd_fedave`` reuses its problem and run
+functions."""
 from __future__ import annotations
 
 import math

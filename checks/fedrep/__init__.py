@@ -1,14 +1,30 @@
 """FedRep plugin: Collins, Hassani, Mokhtari and Shakkottai (2021), *Exploiting Shared
 Representations for Personalized Federated Learning*, ICML 2021.
 
-Claims by section: :mod:`.sec2_problem` (Sec. 2.1, eqs. (4)-(6)), :mod:`.alg2` (Sec. 4.1,
-Algorithm 2), :mod:`.thm1` (Sec. 4.2: Definition 1, Assumptions 1-3, Theorem 1),
-:mod:`.sample_complexity` (Theorem 1's m condition, eq. (11), federation helps in samples),
-:mod:`.sec4_structure` (Secs. 2.1 and 4.2: minimisers of (3), Assumption 2's necessity, strict
-decrease, matrix sensing, no RIP, Table 1), :mod:`.sec5_experiments` (Sec. 5.1, Figures 1, 3, 4),
-:mod:`.new_client` (new clients' excess risk), :mod:`.errata` (T4, T5, T10, T15, the invariance).
-Figures: ``fedtheory_reproductions.fedrep``.
-Results ledger: :mod:`.ledger`. Root causes: :mod:`.root_causes`; recorded outcomes: ``outcomes.csv``.
+One claim module per part of the paper (the ICML main text; its appendices are not in the available
+text), in the paper's order:
+
+- Sec. 1, Figure 1 and the erratum of its y-axis scale -> :mod:`.fig1`
+- Sec. 1, Benefit (1) (more local updates) -> :mod:`.sec52_real_data` (with Sec. 5.2, Figure 5)
+- Sec. 1, Benefit (III) (a new client's sample complexity, erratum) -> :mod:`.sec42_new_users`
+- Sec. 2.1, objectives (3) and (4); eqs. (5)-(6) under Assumption 1 -> :mod:`.sec21_comparison`
+- Sec. 4.1, Algorithm 2 (head update (7), method of moments, the QR step) -> :mod:`.alg2`
+- Sec. 4.2, text after eq. (8) (non-identifiability, the invariance erratum) -> :mod:`.sec42_eq8_invariance`
+- Sec. 4.2, Definition 1, eq. (9) -> :mod:`.thm1`
+- Sec. 4.2, Theorem 1 (eq. (10), kappa and its erratum; constants of Assumptions 2-3) -> :mod:`.thm1`
+- Sec. 4.2, text after Theorem 1 (strict decrease of (10)) -> :mod:`.thm1`
+- Sec. 4.2, text after Assumptions 2 and 3 (necessity, relaxed normalisation, incoherence erratum)
+  -> :mod:`.sec42_assumptions`
+- Sec. 4.2, eq. (11) and "When and whom does federation help?" -> :mod:`.sec42_federation_helps`
+- Sec. 4.2, "Connection to matrix sensing" -> :mod:`.sec42_matrix_sensing`
+- Sec. 4.2, "New users and dimensionality reduction" -> :mod:`.sec42_new_users`
+- Sec. 4.2, "Remark on initialization" (erratum; the method of moments' E0) -> :mod:`.sec42_remark_init`
+- Sec. 5.1, Figures 3 and 4 -> :mod:`.sec51_synthetic`
+- Sec. 5.2, Figure 5 and Table 1 -> :mod:`.sec52_real_data`
+
+Code shared by these modules: :mod:`._common`. Figures: ``fedtheory_reproductions.fedrep`` (the figure
+``fedrep.fig1-mtest`` is in :mod:`.fig1`). Results ledger: :mod:`.ledger`. Root causes: :mod:`.root_causes`;
+recorded outcomes: ``outcomes.csv``.
 """
 import os
 
@@ -23,8 +39,10 @@ PAPER = Paper(
     arxiv="2102.07078",
     description="FedRep on linear representation learning: Theorem 1's contraction, sample complexity, "
                 "Figures 1, 3, 4.",
-    modules=tuple(f"{__name__}.{m}" for m in ("root_causes", "sec2_problem", "alg2", "thm1", "sample_complexity", "sec4_structure",
-                                               "sec5_experiments", "new_client", "errata"))
+    modules=tuple(f"{__name__}.{m}" for m in ("root_causes", "fig1", "sec21_comparison", "alg2",
+                                               "sec42_eq8_invariance", "thm1", "sec42_assumptions",
+                                               "sec42_federation_helps", "sec42_matrix_sensing", "sec42_new_users",
+                                               "sec42_remark_init", "sec51_synthetic", "sec52_real_data"))
     + ("fedtheory_reproductions.fedrep", f"{__name__}.ledger"),
 )
 PAPER.set_expected_outcomes(os.path.join(os.path.dirname(__file__), "outcomes.csv"))

@@ -1,14 +1,15 @@
-"""Helpers shared by the fedrep claim modules (data settings, cached exact runs, cache keys); the
-statistics and the verdicts are in :mod:`fedtheory.decide`."""
+"""Code shared by the fedrep claim modules (data settings, cached exact runs, cache keys, the violations of
+Theorem 1's bound (10)); the statistics and the verdicts are in :mod:`fedtheory.decide`.
+"""
 from __future__ import annotations
 
 import hashlib
 from functools import partial
 
 import numpy as np
-
 from fedtheory.parallel import cached_map
 from fedtheory.representation import noise_std, run_fedrep, theorem1_bound
+
 
 PAPER_NOISE = noise_std(1e-3, "std")  # Sec. 5.1 "N(., 10^-3)", read as std like the public code
 
@@ -57,3 +58,15 @@ def _contraction_task(seed, model, m, r, rounds, runs, sigma_min):
     broken = ~np.all(res.dist <= bound * (1 + 1e-9) + 1e-15, axis=1)
     ratio = np.max(res.dist[:, 1:] / np.maximum(bound[:, 1:], 1e-300), axis=1)
     return {"broken": broken, "ratio": ratio, "E0": np.asarray(res.E0, float)}
+
+
+def bound10_violations(dist, eta, sigma_min):
+    """Runs (rows of ``dist``, shape (R, T+1)) that break (10) at some round, and the worst
+    ratio ``dist_t / bound_t`` over t >= 1 (1e-9 relative slack for rounding)."""
+    dist = np.asarray(dist, float)
+    T = np.arange(dist.shape[1])
+    E0 = 1.0 - dist[:, :1] ** 2
+    bound = theorem1_bound(T[None, :], dist[:, :1], np.broadcast_to(eta, E0.shape), E0, sigma_min)
+    broken = ~np.all(dist <= bound * (1 + 1e-9) + 1e-15, axis=1)
+    ratio = float(np.max(dist[:, 1:] / np.maximum(bound[:, 1:], 1e-300)))
+    return int(broken.sum()), ratio

@@ -1,11 +1,25 @@
-"""Helpers shared by the lpproj claim modules."""
+"""Helpers shared by the lp-proj claim modules (Han, Li, Lin and Zhang, 2024, JMLR 25).
+
+* the linear model of Sec. 4.2 and App. B: Figure 1's parameters, the attack cases, problems that satisfy the
+  uniformity assumptions (36)/(37), exact per-client and benign-average test losses and a brute-force argmin in
+  lambda (:mod:`.thm30_losses`, :mod:`.lemma29_prop16_rem17`, :mod:`.fig1`, :mod:`.thm32`);
+* ``s`` of Assumption 3 (eq. (5)) measured on a drawn ``P`` (:mod:`.prop3`, :mod:`.prop24_25`);
+* the least-squares instance of Lemmas 4-7 and Theorem 9 of Sec. 4.1.1 (:mod:`.lemmas4_8`, :mod:`.thm9`,
+  :mod:`.appendix_a2_thm9_proof`; its constants are read as :mod:`.thm9` states);
+* the Assumption 6 instances and runs of Sec. 4.1.2 (:mod:`.prop10_lemmas11_12`, :mod:`.thm13`);
+* the slope allowance of the rate fits of Theorems 14 and 15 (Sec. 4.1.3; :mod:`.thm14`, :mod:`.thm15`).
+"""
 from __future__ import annotations
 
 import math
 import numpy as np
 from fedtheory.random import as_generator
 from fedtheory.lpproj import LinearFLProblem, closed_form_models, make_projection
+from fedtheory.lpproj import a6 as A6
+from fedtheory.lpproj.stochastic import LeastSquaresClients, make_least_squares_clients
 
+
+# ----------------------------------------------------------------------------- Sec. 4.2 and App. B: the linear model
 FIG1 = dict(N=100, n=200, d=100, d_sub=10, b=1.0, sigma=1.0, Sigma=0.1, attack="same-value",
             N_a=20, tau=100.0)
 ATTACK_CASES = [(None, 0, 0.0), ("same-value", 4, 3.0), ("gaussian", 4, 3.0), ("sign-flip", 4, 3.0)]
@@ -129,3 +143,79 @@ def brute_force_argmin(f, lo, hi, points=61):
     u = np.log(grid)
     r = minimize_scalar(lambda x: f(math.exp(x)), bracket=(u[i - 1], u[i], u[i + 1]), tol=1e-12)
     return float(math.exp(r.x))
+
+
+# ----------------------------------------------------------------------------- Assumption 3, eq. (5)
+def _measured_s(P):
+    """The smallest s for which (5) holds for this P: max(s_max(P) - 1, 1 - s_min(P)) (from the eigenvalues of
+    P P^T)."""
+    ev = np.linalg.eigvalsh(P @ P.T)
+    return max(math.sqrt(ev[-1]) - 1, 1 - math.sqrt(max(ev[0], 0.0)))
+
+
+# ----------------------------------------------------------------------------- Sec. 4.1.1: the Theorem 9 instance
+#: the least-squares instance: N clients, n samples, d, d_sub, ridge (= Assumption 1's mu), lam
+SETUP = dict(N=6, n=20, d=12, d_sub=3, ridge=1.0, heterogeneity=1.0, feature_scale=1 / math.sqrt(3), noise=0.5)
+LAM = 0.1
+
+
+def make_clients(seed, **over) -> LeastSquaresClients:
+    kw = {**SETUP, **over}
+    return make_least_squares_clients(kw.pop("N"), kw.pop("n"), kw.pop("d"), kw.pop("d_sub"), seed=seed, **kw)
+
+
+class _GammaTracker:
+    """``on_local_step`` hook: the largest per-sample gradient variance at x_hat_k(w~_{k,r}^t) (Lemma 4's points)."""
+
+    def __init__(self, cl, lam):
+        self.cl, self.lam, self.value = cl, lam, 0.0
+
+    def __call__(self, t, r, w_local, g):
+        cl = self.cl
+        x = cl._z_hat(w_local, self.lam, cl._quad(self.lam)) @ cl._cache["U"].T
+        self.value = max(self.value, float(np.max(cl.gradient_variance(x))))
+
+
+# ----------------------------------------------------------------------------- Sec. 4.1.2: Assumption 6 runs
+BATCH, NU = 4, 1e-2          # mini-batch size and inner tolerance of the stochastic claims
+
+
+def _lam(L, factor=1.05):
+    """lam = 1.05 max(sqrt(10 L^2 + 1), 4L): inside Theorem 13's regime (hence Prop. 10 and Lemmas 11, 12)."""
+    return factor * max(math.sqrt(10 * L ** 2 + 1), 4 * L)
+
+
+def _ls(seed, *, orthonormal=False, N=6, d=4000, d_sub=2, n=40):
+    cl = A6.make_a6_least_squares(N=N, n=n, d=d, d_sub=d_sub, heterogeneity=1.0, noise=0.5,
+                                  orthonormal_P=orthonormal, seed=seed)
+    return cl
+
+
+# ----------------------------------------------------------------------------- one-round pieces
+_STOCH: dict = {}
+
+
+def _run(cl, lam, *, T, R, beta, eta_tilde, w0, reps, seed, S=None, batch=BATCH, nu=NU, warm_start=True,
+         regime=None):
+    """Algorithm 1 on the A6 clients with the shared runner (run_algorithm1_sgd, inner problem over x = P^T y);
+    returns the recorded pieces in u = P x coordinates: history, g (reps, T, R, N, d_sub), the local iterates,
+    the messages w~_{k,R}, P x_k^t of the inner solve at w~_t (r = 0) and the exact P x_hat_k at every local
+    iterate (for gamma_f^2)."""
+    from fedtheory.lpproj.stochastic import run_algorithm1_sgd
+
+    if id(cl) not in _STOCH or _STOCH[id(cl)][0] is not cl:
+        _STOCH.clear()
+        _STOCH[id(cl)] = (cl, A6.to_stochastic_clients(cl))
+    eta = eta_tilde / (beta * R)
+    res = run_algorithm1_sgd(_STOCH[id(cl)][1], lam, T=T, R=R, S=S, beta=beta, eta=eta, batch=batch, nu=nu, w0=w0,
+                             replicates=reps, seed=seed, regime=regime, record=True, warm_start=warm_start)
+    g, wl = res.record["g"], res.record["w_local"]
+    return dict(history=res.history, g=g, w_local=wl, w_R=wl[:, :, -1] - eta * g[:, :, -1],
+                u_pers=res.history[:, :T, None, :] - g[:, :, 0] / lam, u_hat_loc=cl.u_hat(wl, lam, per_client=True),
+                sel=res.record["sampled"])
+
+
+# ----------------------------------------------------------------------------- Sec. 4.1.3: rate fits
+#: allowance on the stated slope for the finite-T curvature of the fitted curve (the verdict threshold is
+#: stated slope + this)
+SLOPE_TOL = 0.1

@@ -1,4 +1,10 @@
-"""Sec. 4.2 and App. B.2-B.3 of lp-proj: the test losses of Theorem 30 (clean and attacked) and their errata."""
+"""Theorem 30 (formal version of Proposition 16; Sec. 4.2, App. B.2-B.3): the test losses, clean and attacked.
+
+Han, Li, Lin and Zhang (2024), JMLR 25: the benign-average test losses of App. B.2 (clean, eq. (36)) and App. B.3
+(same-value, sign-flipping and Gaussian attacks, eqs. (37)-(43)) in their general and uniform forms, Theorem 30's
+statements and bullets, and the errata of App. B.2 (the bias term and the covariance of x_k^{l2}). Lemma 29,
+Proposition 16 and Remark 17 are in :mod:`.lemma29_prop16_rem17`, Figure 1 in :mod:`.fig1`.
+"""
 from __future__ import annotations
 
 import math

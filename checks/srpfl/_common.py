@@ -1,4 +1,6 @@
-"""Helpers shared by the srpfl claim modules."""
+"""Helpers shared by the claim modules of Tziotis et al., *Straggler-Resilient Personalized Federated Learning*
+(TMLR 2023): exact FedRep-SRPFL runs (Algorithm 2), the tracer of the B_hat every round receives (Appendix A,
+(16)-(19), assume it orthonormal), the Wishart draws of Lemma A.4 and the Appendix B grid."""
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -142,3 +144,16 @@ def relative_identity(errors, tol: float, *, what: str, **kw) -> dict:
 
     e = np.atleast_1d(np.asarray(errors, float))
     return decide.identity(1.0 + e, np.ones_like(e), rtol=tol, what=what, **kw)
+
+
+# ----------------------------------------------------------------------------- Appendix A identities of traced runs
+def _ids(runs, key) -> np.ndarray:
+    """One Appendix A identity of every traced run, concatenated (empty when the runs stopped at a broken
+    precondition before recording it)."""
+    parts = [np.ravel(r.identities[key]) for r in runs if key in r.identities]
+    return np.concatenate(parts) if parts else np.empty(0)
+
+
+_ROUND_REGIME = ("one exact round of Appendix A, (16)-(19), given an orthonormal B_hat: checked in every round "
+                 "(||B_hat^T B_hat - I|| <= 1e-10 is part of the decided bound: a round that breaks it refutes the claim); exact FedRep-SRPFL runs (d=50, k=3, "
+                 "N=M=64, n0=4, m=30, sigma=0.5, fixed speeds, 25 rounds per stage)")

@@ -1,4 +1,11 @@
-"""Algorithm 2 of SRPFL (FedRep-SRPFL for linear representations)."""
+"""Section 4, Algorithm 2 (FedRep-SRPFL for linear representations) of Tziotis, Shen, Pedarsani, Hassani and
+Mokhtari, *Straggler-Resilient Personalized Federated Learning* (TMLR 2023; arXiv Algorithm 2).
+
+* ``srpfl.alg2.line16`` - line 16 hands the pre-QR average B_bar to the next stage, which is not orthonormal
+  although Appendix A's (16)-(19) assume it (an erratum; root cause ``alg2-line16-pre-qr``).
+
+Its method-of-moments initialisation (lines 2-3) is checked with Remark B.4 in :mod:`.remark_b4`.
+"""
 from __future__ import annotations
 
 import numpy as np

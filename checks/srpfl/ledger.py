@@ -1,4 +1,6 @@
-"""Results ledger of Tziotis, Shen, Pedarsani, Hassani, Mokhtari, "Straggler-Resilient Personalized Federated Learning" (TMLR). Numbering follows the TMLR version (Tziotis et al., TMLR); `alt` gives the arXiv version (Tziotis et al., arXiv).
+"""Results ledger of Tziotis, Shen, Pedarsani, Hassani, Mokhtari, "Straggler-Resilient Personalized Federated
+Learning" (TMLR 2023). Numbering follows the TMLR version (Tziotis et al., TMLR); `alt` gives the arXiv version
+(Tziotis et al., arXiv).
 
 The rows are split by part of the paper: :mod:`.ledger_main`, :mod:`.ledger_appendix_a`, :mod:`.ledger_appendix_bc`."""
 from .ledger_main import ROWS as _LEDGER_MAIN

@@ -1,4 +1,5 @@
-"""Results ledger of the srpfl paper, Appendix A (proof of Theorem 4.7): one row per numbered result (see :mod:`.ledger`)."""
+"""Results ledger of Tziotis et al., *Straggler-Resilient Personalized Federated Learning* (TMLR 2023), Appendix A
+(proof of Theorem 4.7): one row per numbered result (see :mod:`.ledger`)."""
 from fedtheory.ledger import LedgerRow as R
 
 _DEF = "definition"

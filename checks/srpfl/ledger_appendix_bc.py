@@ -1,4 +1,5 @@
-"""Results ledger of the srpfl paper, Appendices B-C (wall-clock analysis, experiments): one row per numbered result (see :mod:`.ledger`)."""
+"""Results ledger of Tziotis et al., *Straggler-Resilient Personalized Federated Learning* (TMLR 2023), Appendices
+B-C (wall-clock analysis, experiments): one row per numbered result (see :mod:`.ledger`)."""
 from fedtheory.ledger import LedgerRow as R
 
 _NO_ARXIV = "arXiv: absent (TMLR only)"

@@ -1,4 +1,15 @@
-"""Theorem 4.7 of SRPFL (TMLR; arXiv Theorem 4.5): step size, contraction (10), noise floor (Corollary A.11) and target (12)."""
+"""Section 4.1, Theorem 4.7 (arXiv Theorem 4.5) of Tziotis, Shen, Pedarsani, Hassani and Mokhtari,
+*Straggler-Resilient Personalized Federated Learning* (TMLR 2023), with Corollary A.11 (198) and the target (12).
+
+* ``srpfl.thm4.7.stepsize`` - the definitions (8)-(9) under Assumption 4.6: the step size and a = eta E0
+  sigma_min,*^2/2 are admissible;
+* ``srpfl.thm4.7.contraction`` - (10) in every round of exact runs that meet the theorem's m condition;
+* ``srpfl.corA11.noise-floor`` - the closed forms of the recursion (10)/(198), its floors D_r and the target (12);
+* ``srpfl.thm4.7.floor-not-prediction`` - the additive floor of (10) (from A3 in (138)) is not a prediction.
+
+(10) round by round in noiseless runs is in :mod:`.thm4_7_one_step`; the proof's steps are in
+:mod:`.thm4_7_proof_116_137` and :mod:`.thm4_7_proof_143_193`.
+"""
 from __future__ import annotations
 
 import math
