@@ -28,6 +28,7 @@ from .._validation import guard_module as _guard_module
 from .._validation import (check_alloc, check_choice, check_finite_array, check_finite_result, check_instance,
                            check_int, check_iterations, check_matrix, check_real)
 from ..random import SeedLike, as_generator
+from ._kernels import _cover_cells, _eq60
 from .algorithms import LogisticProblem, l1_cover, run_fedlrgd, taylor_matrix
 from .model import HolderFunction, sigmoid
 
@@ -236,11 +237,10 @@ def cover_lattice(d: int, l: int, q_grid) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"`q_grid` must be a 1-d array of q values; got shape {q_grid.shape}")
     q_grid = np.atleast_1d(q_grid)
     q_top = float(q_grid.max()) if q_grid.size else 1.0
-    check_alloc((math.ceil(q_top / 2) if d == 1 else math.ceil(q_top) ** 2) * d,
-                "the cover's cell centres (largest q of q_grid)", q_grid=q_top, d=d)
+    check_alloc(_cover_cells(q_top, d) * d, "the cover's cell centres (largest q of q_grid)", q_grid=q_top, d=d)
     check_iterations(q_grid.size, "the covers (one per q of q_grid)", q_grid=q_grid.size)
     D = math.comb(l + d, d)
-    cells = np.array([l1_cover(float(q), d)[1].shape[0] for q in q_grid], dtype=np.int64)
+    cells = np.array([_cover_cells(float(q), d) for q in q_grid], dtype=np.int64)  # l1_cover's cells, validated above
     if D * (int(cells.max()) if cells.size else 1) >= 2 ** 63:
         raise ValueError(f"`l` is too large: r = C(l + d, d) |S_(d,q)| exceeds int64; got l={l}, d={d}")
     return cells, D * cells
@@ -322,24 +322,19 @@ def eq60_steps(*, eps, r, Ginv, B, alpha, Lw, Pn, res53, resP, resA, dist_aw, gr
                                res53=res53, resP=resP, resA=resA, dist_aw=dist_aw)
 
 
-def _eq60(eps, r, Ginv, B, alpha, Lw, Pn, res53, resP, resA, dist_aw, grouping):
-    Fct = Ginv ** 2 / (1 - Ginv * r * eps)
-    A1 = eps * math.sqrt(r) * Ginv
-    A2 = eps * r ** 1.5 * (B + eps)
-    R1 = r ** (alpha + 1)
-    R2 = r ** (2 * alpha + 2)
-    base = eps * (1 + Lw)
-    out = {"(53)": res53, "(i)": base + resP, "(ii)": base + resA, "(iii)": base + dist_aw * Pn}
-    if grouping == "printed":
-        out["(iv)"] = base + Pn * (A1 + A2) * Fct
-        out["(v)"] = base + (B + eps) * math.sqrt(r) * (A1 + A2) * Fct
-        out["(vi)"] = eps * (1 + Ginv * B * r) + (B + eps) * (eps * r * Ginv + eps * r ** 2 * (B + eps)) * Fct
-    else:
-        out["(iv)"] = base + Pn * (A1 + A2 * Fct)
-        out["(v)"] = base + (B + eps) * math.sqrt(r) * (A1 + A2 * Fct)
-        out["(vi)"] = eps * (1 + Ginv * B * r) + (B + eps) * (eps * r * Ginv + eps * r ** 2 * (B + eps) * Fct)
-    out["(vii)"] = eps * (1 + B * R1) + (B + eps) * (eps * R1 + eps * R2 * (B + eps) / (1 - eps * R1))
-    out["(viii)"] = eps * R2 * (2 + B + eps) ** 2 * (1 / (1 - eps * R1) + 1)
+def _eq60_series(kw, cols, grouping):
+    """:func:`eq60_steps` at every iterate, as arrays over the iterates, validated once: the public entry checks the
+    shared inputs ``kw`` and the premises at the first iterate, then one vectorised kernel evaluation covers all
+    (the same float64 operations elementwise); the first later iterate whose inputs ``cols`` (arrays) or steps the
+    entry refuses is passed to it, which raises that iterate's message."""
+    eq60_steps(grouping=grouping, **kw, **{k: v[0] for k, v in cols.items()})
+    with np.errstate(all="ignore"):
+        out = _eq60(**{k: int(v) if k == "r" else float(v) for k, v in kw.items()}, **cols, grouping=grouping)
+    out = {k: np.array(np.broadcast_to(v, cols["Pn"].shape), dtype=float) for k, v in out.items()}
+    ok = np.logical_and.reduce([np.isfinite(c) & (c >= 0) for c in cols.values()]
+                               + [np.isfinite(v) for v in out.values()])
+    if not ok.all():
+        eq60_steps(grouping=grouping, **kw, **{k: v[int(np.argmin(ok))] for k, v in cols.items()})
     return out
 
 
@@ -459,14 +454,9 @@ def fedlrgd_chain(problem: LogisticProblem, fn: HolderFunction, q: float, *, S: 
     resP = np.max(np.abs(Pcpath - W @ P0path), axis=0)
     resA = np.max(np.abs((a - W) @ P0path), axis=0)
     kw = dict(eps=eps, r=r, Ginv=Ginv, B=B, alpha=alpha, Lw=Lw, dist_aw=dist_aw)
-    steps, steps_p = {}, {}
     premise60 = bool(fn.L2 * r ** (alpha + 1) < math.factorial(l) * q ** fn.eta) and premise59
-    if premise60:
-        per = [eq60_steps(Pn=Pn[t], res53=res53[t], resP=resP[t], resA=resA[t], **kw) for t in range(S)]
-        perp = [eq60_steps(Pn=Pn[t], res53=res53[t], resP=resP[t], resA=resA[t], grouping="printed", **kw)
-                for t in range(S)]
-        steps = {k: np.array([x[k] for x in per]) for k in per[0]}
-        steps_p = {k: np.array([x[k] for x in perp]) for k in perp[0]}
+    cols = dict(Pn=Pn, res53=res53, resP=resP, resA=resA)  # (60) at every iterate, validated once
+    steps, steps_p = (_eq60_series(kw, cols, g) if premise60 else {} for g in ("corrected", "printed"))
     gap = res.gap[1:]
     scal = dict(r=r, q=q, l=l, d=d, eta=fn.eta, L2=fn.L2, D=D, n_cells=n_cells, B=B, R=R, eps=eps, Ginv=Ginv,
                 cond_G=cond_G, alpha=alpha, delta=delta, kappa=problem.L1 / problem.mu, L1=problem.L1,

@@ -145,9 +145,14 @@ def theorem2_K1(d: int, eta: float, L2: float = 1.0) -> float:
     d = check_int(d, "d", 1)
     eta = check_real(eta, "eta", 1, low_open=True, why="K_1 has (eta - 1) in a denominator")
     L2 = check_real(L2, "L2", 0, low_open=True)
-    logK = d * math.log(L2) + d * math.log(eta) + eta * (d + 1) + eta / 2 * math.log(d) \
-        + eta * d * (math.log(2 * eta + 2 * d) - math.log(eta - 1))
+    logK = _theorem2_log_K1(d, eta, L2)
     return math.exp(logK) if logK < 700 else math.inf
+
+
+def _theorem2_log_K1(d, eta, L2):
+    """``log K_1`` of Theorem 2 from validated ``d >= 1`` (int), ``eta > 1``, ``L2 > 0`` (floats)."""
+    return d * math.log(L2) + d * math.log(eta) + eta * (d + 1) + eta / 2 * math.log(d) \
+        + eta * d * (math.log(2 * eta + 2 * d) - math.log(eta - 1))
 
 
 def _A_term(B, p, mu, c):
@@ -188,11 +193,14 @@ def theorem2_r(d: int, eta: float, *, alpha: float = 1.0, kappa: float = 2.0, ep
     check_choice(variant, "variant", ("corrected", "printed"))
     L2 = check_real(L2, "L2", 0, low_open=True)
     F0_gap = check_real(F0_gap, "F0_gap", 0)
-    A = F0_gap + _A_term(B, p, mu, 2)
+    return _theorem2_r(d, eta, alpha, kappa, eps, F0_gap + _A_term(B, p, mu, 2), L2, variant)
+
+
+def _theorem2_r(d, eta, alpha, kappa, eps, A, L2, variant):
+    """(47) from validated inputs, ``A = F(theta0) - F* + 9 (B+3)^4 p/(2 mu)``: the kernel of :func:`theorem2_r`."""
     expo = 1.0 / (eta - (2 * alpha + 2) * d)
-    logK = math.log(theorem2_K1(d, eta, L2)) if theorem2_K1(d, eta, L2) < math.inf else (
-        d * math.log(L2) + d * math.log(eta) + eta * (d + 1) + eta / 2 * math.log(d)
-        + eta * d * (math.log(2 * eta + 2 * d) - math.log(eta - 1)))
+    logK = _theorem2_log_K1(d, float(eta), L2)
+    logK = math.log(math.exp(logK)) if logK < 700 else logK  # log of theorem2_K1 where it is finite
     log_inner = logK + d / 2 * math.log(kappa * A / ((kappa - 1) * eps))
     log_first = 1 + 0.5 * math.log(d) + d * math.log(2) + d * math.log(eta + d)
     if variant == "corrected":
@@ -213,10 +221,17 @@ def theorem2_S(*, kappa: float = 2.0, eps: float = 0.01, B: float = 1.0, mu: flo
     check_real(F0_gap, "F0_gap", 0)
     A = F0_gap + _A_term(B, p, mu, 2)
     check_finite_result(A, "A = F0_gap + 9 (B+3)^4 p/(2 mu)", B=B, mu=mu, p=p, F0_gap=F0_gap)
+    return _theorem2_S(kappa, eps, A, dict(kappa=kappa, eps=eps, B=B, mu=mu, p=p, F0_gap=F0_gap))
+
+
+def _theorem2_S(kappa, eps, A, names):
+    """(48) from validated ``kappa``, ``eps`` and ``A``: the kernel of :func:`theorem2_S`; a float64 overflow of
+    ``S`` raises :func:`theorem2_S`'s ``ValueError`` naming ``names``."""
     with np.errstate(all="ignore"):
-        S = np.float64(math.log(A / eps) if A / eps < math.inf else math.inf) / math.log(kappa / (kappa - 1))
-    return int(math.ceil(check_finite_result(float(S), "S (48)", kappa=kappa, eps=eps, B=B, mu=mu, p=p,
-                                             F0_gap=F0_gap)))
+        S = float(np.float64(math.log(A / eps) if A / eps < math.inf else math.inf) / math.log(kappa / (kappa - 1)))
+    if not math.isfinite(S):
+        check_finite_result(S, "S (48)", **names)
+    return int(math.ceil(S))
 
 
 def _gamma(r, s, S, m, phi, tau):
@@ -328,11 +343,16 @@ def proposition1_ratio(p_over_eps, *, m, phi, d: int = 1, c1: float = 4.0, alpha
     eta = (c1 + 2 * alpha + 2) * d
     if not eta > (2 * alpha + 2) * d:
         raise ValueError(f"`c1` too small: eta = (c1 + 2 alpha + 2) d rounds to (2 alpha + 2) d; got c1={c1!r}")
-    out = []
+    out, eps_max, A = [], None, None
     for pe in np.atleast_1d(pe_all):
         eps = 1.0 / pe
-        r = theorem2_r(d, eta, alpha=alpha, kappa=kappa, eps=eps, B=B, mu=mu, p=1, L2=L2)
-        S = theorem2_S(kappa=kappa, eps=eps, B=B, mu=mu, p=1)
+        if eps_max is None or not 0 < eps <= eps_max:  # the entries' checks: first point, and an eps they refuse
+            r = theorem2_r(d, eta, alpha=alpha, kappa=kappa, eps=eps, B=B, mu=mu, p=1, L2=L2)
+            S = theorem2_S(kappa=kappa, eps=eps, B=B, mu=mu, p=1)
+            eps_max, A = _A_term(B, 1, mu, 8), 1.0 + _A_term(B, 1, mu, 2)  # as theorem2_r and theorem2_S form them
+        else:
+            r = _theorem2_r(d, eta, alpha, kappa, eps, A, float(L2), "corrected")
+            S = _theorem2_S(kappa, eps, A, dict(kappa=kappa, eps=eps, B=B, mu=mu, p=1, F0_gap=1.0))
         with np.errstate(over="ignore", invalid="ignore"):
             g1 = _out(_gamma(r, s, S, m, phi, tau))
         g2 = 8 * phi * tau * m * (C * pe) ** 0.75

@@ -63,7 +63,7 @@ def _check_attack_options(args) -> None:
 
 def run(args) -> int:
     """Print the losses per method and lambda, lambda* and the threshold; returns 0."""
-    from . import METHODS, optimal_lambda, proposition16_threshold, test_loss
+    from . import METHODS, optimal_lambda, proposition16_threshold
 
     _check_attack_options(args)
     attack = None if args.attack == "none" else args.attack
@@ -73,7 +73,7 @@ def run(args) -> int:
     if any(v < 0 for v in args.lam):
         raise ValueError(f"`lam` must be >= 0; got {args.lam}")
     methods = METHODS if args.method == "all" else [args.method]
-    rows = [(m, [test_loss(m, lam, **kw) for lam in args.lam]) for m in methods]
+    rows = [(m, _losses(m, args.lam, kw)) for m in methods]
     ls = optimal_lambda(**kw)
     thr = proposition16_threshold(ls, args.b)
     print(f"lp-proj linear model (benign-average test loss): {kw}")
@@ -82,3 +82,18 @@ def run(args) -> int:
     for m, vals in rows:
         print(f"{m:>10} " + " ".join(f"{v:>14.6g}" for v in vals))
     return 0
+
+
+def _losses(method, lams, kw) -> list:
+    """``test_loss(method, lam, **kw)`` at every ``lam`` of ``lams``: one vectorised call (the loss broadcasts over
+    ``lam``, elementwise the same float64 operations), so the arguments are validated once; if that call raises, lam
+    by lam, so that the message names the first offending value as for a single ``--lam``."""
+    import numpy as np
+
+    from . import test_loss
+
+    try:
+        return list(test_loss(method, np.array(lams, dtype=float), **kw))
+    except ValueError:
+        pass  # outside the handler, so that the message below is raised alone
+    return [test_loss(method, lam, **kw) for lam in lams]

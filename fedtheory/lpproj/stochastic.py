@@ -30,6 +30,7 @@ from .._validation import guard_module as _guard_module
 from .._validation import (check_alloc, check_bool, check_choice, check_finite_array, check_finite_result,
                            check_instance, check_int, check_iterations, check_matrix, check_real)
 from ..random import SeedLike, as_generator, spawn_seeds
+from ._checks import _batch_schedule, _positive_schedule
 from .model import make_projection
 
 __all__ = ["LeastSquaresClients", "make_least_squares_clients", "SGDRunResult", "run_algorithm1_sgd",
@@ -226,7 +227,10 @@ class LeastSquaresClients:
         w = check_finite_array(w, "w")
         if w.ndim < 2 or w.shape[-2:] != (self.N, self.d_sub):
             raise ValueError(f"`w` must have shape (..., N, d_sub) = (..., {self.N}, {self.d_sub}); got {w.shape}")
-        q = self._quad(lam)
+        return self._grad_at(w, self._quad(lam))
+
+    def _grad_at(self, w, q):
+        """:meth:`grad_F_k_at` of validated points ``w`` (..., N, d_sub), with ``q = self._quad(lam)``."""
         return np.einsum("kij,...kj->...ki", q["Hess"], w) - q["lin"]
 
     def grad_F(self, w, lam):
@@ -394,23 +398,6 @@ class SGDRunResult:
     __repr__ = summary
 
 
-def _schedule(value, name, T, *, kind, low=None, high=None, none_ok=False):
-    """Scalar or length-T schedule -> list of T values (None allowed when ``none_ok``)."""
-    if value is None:
-        if not none_ok:
-            raise ValueError(f"`{name}` is required")
-        return [None] * T, None
-    arr = np.asarray(value)
-    if arr.ndim == 0:
-        v = check_int(value, name, low, high) if kind == "int" else check_real(value, name)
-        vals = [v] * T
-    else:
-        if arr.shape != (T,):
-            raise ValueError(f"`{name}` must be a scalar or an array of length T={T}; got shape {arr.shape}")
-        vals = [check_int(v, name, low, high) if kind == "int" else check_real(float(v), name) for v in arr]
-    return vals, (vals[0] if arr.ndim == 0 else np.array(vals))
-
-
 def regime_checks(clients: LeastSquaresClients, lam: float, regime, *, T: int, R: int, beta: float, eta_max: float):
     """The hypotheses of ``regime`` that can be computed from the inputs; raises a ``ValueError`` naming the
     parameter and the condition. Theorem 9: ``beta >= 1``, ``eta beta R <= eta_hat_1 = 1/(18 L_F (1 +
@@ -534,24 +521,11 @@ def run_algorithm1_sgd(clients: LeastSquaresClients, lam: float, *, T: int, R: i
     if on_local_step is not None and not callable(on_local_step):
         raise TypeError("`on_local_step` must be callable or None")
     check_choice(regime, "regime", REGIMES)
-    etas, eta_p = _schedule(eta, "eta", T, kind="real")
-    for v in etas:
-        check_real(v, "eta", 0, low_open=True, why="the local step size must be positive")
-    nus, nu_p = _schedule(nu, "nu", T, kind="real", none_ok=True)
-    for v in nus:
-        if v is not None:
-            check_real(v, "nu", 0, low_open=True,
-                       why="the inner-solve tolerance ||grad h~_k||^2 <= nu must be positive; nu=None is the exact solve")
-    if batch is None:
-        batches, batch_p = [None] * T, None
-    elif np.ndim(batch) == 0:
-        batch_p = check_int(batch, "batch", 1, n, why=f"1 <= batch <= n = {n} samples per client")
-        batches = [batch_p] * T
-    else:
-        if np.shape(batch) != (T,):
-            raise ValueError(f"`batch` must be a scalar or an array of length T={T}; got shape {np.shape(batch)}")
-        batches = [check_int(v, "batch", 1, n, why=f"1 <= batch <= n = {n} samples per client") for v in batch]
-        batch_p = np.array(batches)
+    etas, eta_p = _positive_schedule(eta, "eta", T, why="the local step size must be positive")
+    nus, nu_p = _positive_schedule(nu, "nu", T, none_ok=True,
+                                   why="the inner-solve tolerance ||grad h~_k||^2 <= nu must be positive; "
+                                       "nu=None is the exact solve")
+    batches, batch_p = _batch_schedule(batch, T, n)
     regime_checks(clients, lam, regime, T=T, R=R, beta=beta, eta_max=max(etas))
     w = np.zeros(ds) if w0 is None else check_matrix(w0, "w0", (ds,))
     check_alloc(replicates * N * max(b or n for b in batches) * d, "one local step's mini-batches",
@@ -600,14 +574,16 @@ def run_algorithm1_sgd(clients: LeastSquaresClients, lam: float, *, T: int, R: i
     for t in range(T):
         wk = np.broadcast_to(w[:, None, :], (replicates, N, ds)).copy()
         if record:
-            rec["grad_global"][:, t] = clients.grad_F_k_at(wk, lam)
+            rec["grad_global"][:, t] = clients._grad_at(wk, q)
         for r in range(R):
             z, its = inner(wk, z, batches[t], nus[t])
             inner_total += its
             g = lam * (wk - z @ K.T)
             if record:
                 rec["g"][:, t, r] = g
-                rec["grad_local"][:, t, r] = clients.grad_F_k_at(wk, lam)
+                if not np.all(np.isfinite(wk)):  # a diverging local iterate: grad_F_k_at raises its message
+                    clients.grad_F_k_at(wk, lam)
+                rec["grad_local"][:, t, r] = clients._grad_at(wk, q)
                 rec["drift_sq"][:, t, r] = np.sum((wk - w[:, None, :]) ** 2, -1)
                 rec["w_local"][:, t, r] = wk
             if on_local_step is not None:
