@@ -4,10 +4,15 @@ Build it (from the repository root, after ``pip install -e '.[docs,jupyter]'``):
 
     python3 -m sphinx -W --keep-going -b html docs docs/_build/html
 
-The build never needs the network (intersphinx is off; the pages only load MathJax from its
-CDN when a reader opens them). The API reference, the paper pages, ``references.bib`` and the
-notebook copies are generated at build time by ``docs/_ext/fedtheory_docs.py``; set
-``FEDTHEORY_VERIFY_JSON`` to a ``fedtheory verify --json`` file to show verdicts on the paper pages.
+The build never needs the network (intersphinx is off). The paper pages typeset their statements
+as MathML written at build time, so they need no script when read; the tutorials load MathJax from
+its CDN when a reader opens them. The API reference, the paper pages and their source pages,
+``references.bib``, the developer page's architecture picture and the notebook copies are generated
+at build time by ``docs/_ext/fedtheory_docs.py``; set ``FEDTHEORY_VERIFY_JSON`` to a
+``fedtheory verify --json`` file to show verdicts on the paper pages.
+
+``FEDTHEORY_DOCS_QUICK=1`` builds without running the gallery scripts and the notebooks (their
+pages show the code without output): for a quick look at the other pages, never for a release.
 """
 import os
 import sys
@@ -37,7 +42,8 @@ extensions = [
 
 templates_path = ["_templates"]
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints", "auto_gallery/*.ipynb",
-                    "auto_gallery/*.py", "auto_gallery/*.zip", "auto_gallery/*.json", "gallery/*"]
+                    "auto_gallery/*.py", "auto_gallery/*.zip", "auto_gallery/*.json", "gallery/*",
+                    "_generated/*"]  # included by the pages that show them
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
 nitpicky = False
@@ -74,9 +80,12 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "plot_gallery": "True",
 }
+QUICK = os.environ.get("FEDTHEORY_DOCS_QUICK", "") not in ("", "0")
+if QUICK:  # a quick look: the gallery scripts and the notebooks are not run
+    sphinx_gallery_conf["plot_gallery"] = "False"
 
 # ----------------------------------------------------------------------------- notebooks (myst-nb)
-nb_execution_mode = "auto"  # executes the notebooks stored without outputs
+nb_execution_mode = "off" if QUICK else "auto"  # executes the notebooks stored without outputs
 nb_execution_timeout = 300
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
@@ -104,7 +113,7 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
-html_sidebars = {"papers/*": [], "api/generated/*": []}
+html_sidebars = {"papers/*": [], "papers/code/*": [], "api/generated/*": [], "developer": []}
 
 # matplotlib's font cache message and the like must not become build warnings
 warnings.filterwarnings("ignore", message="Matplotlib is building the font cache")
