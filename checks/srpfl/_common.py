@@ -63,31 +63,33 @@ def orthonormality_defect(B: np.ndarray) -> float:
     return float(np.linalg.norm(B.T @ B - np.eye(B.shape[1]), 2))
 
 
-#: names under which :mod:`fedtheory.srpfl.algorithms` may call the FedRep round (B_hat first)
-_ROUND_FUNCS = ("_round_given_batch", "_round_reduced", "fedrep_round", "fedrep_round_reduced")
+#: names under which :mod:`fedtheory.srpfl._engine` calls the FedRep round kernels (B_hat first, stacked
+#: over the replicates: (R, d, k); a single run is R = 1)
+_ROUND_FUNCS = ("_round_from_features", "_reduced_from_draws")
 
 
 @contextmanager
 def trace_round_inputs():
     """Record the orthonormality defect of the ``B_hat`` that every FedRep round of
-    :func:`fedtheory.srpfl.run_srpfl` receives (in the order the rounds run).
+    :func:`fedtheory.srpfl.run_srpfl` receives (in the order the rounds run; one entry per replicate and
+    round, so one per round for a single run).
 
-    The exact runs do not return their per-round ``B_hat``; this wraps the round functions that
-    :mod:`fedtheory.srpfl.algorithms` calls (full and reduced samplers) for the duration of the
+    The exact runs do not return their per-round ``B_hat``; this wraps the round kernels that
+    :mod:`fedtheory.srpfl._engine` calls (full and reduced samplers) for the duration of the
     ``with`` block and restores them afterwards. Yields the list the defects are appended to; use
     :func:`check_trace` to confirm that every round was seen.
     """
-    import fedtheory.srpfl.algorithms as alg
+    import fedtheory.srpfl._engine as alg
 
     rec: list = []
     saved = {name: getattr(alg, name) for name in _ROUND_FUNCS if callable(getattr(alg, name, None))}
     if not saved:
-        raise RuntimeError("fedtheory.srpfl.algorithms calls none of the round functions "
+        raise RuntimeError("fedtheory.srpfl._engine calls none of the round kernels "
                            f"{', '.join(_ROUND_FUNCS)}: update the tracer in checks/srpfl/_common.py")
 
     def wrap(f):
         def traced(B, *a, **k):
-            rec.append(orthonormality_defect(B))
+            rec.extend(orthonormality_defect(b) for b in np.reshape(B, (-1,) + np.shape(B)[-2:]))
             return f(B, *a, **k)
         return traced
 

@@ -240,7 +240,7 @@ def exact_round_table(full: bool, seed) -> dict:
     for j, ((d, m, n, sigma, dist), s) in enumerate(zip(cells, seeds[1:])):
         cfg = dict(d=d, m=m, n=n, sigma=sigma, dist=dist, reps=reps, eta=eta)
         out = cached_map(partial(cell_rounds, W_all=W_all.tolist(), **cfg), [s],
-                         namespace="srpfl.proof_steps.rounds", params={**cfg, "W_all": W_all.tolist()})[0]
+                         namespace="srpfl.appendix_a.rounds", params={**cfg, "W_all": W_all.tolist()})[0]
         row = dict(cell=j, d=d, m=m, n=n, sigma=sigma, dist=out.pop("dist"), W_spec=out.pop("W_spec"),
                    smin_part=out.pop("smin_part"), smax_part=out.pop("smax_part"))
         row["E0"] = 1 - row["dist"] ** 2

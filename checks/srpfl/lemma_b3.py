@@ -121,7 +121,7 @@ def tfr_mismatch(closed: float, counted: int, tol: float = 1e-9) -> bool:
              regime="the scalar recursion (249) with equality from dist 1 (Lemma B.3's model; no probability, no "
                     "constant), natural log; n0=4, N in {32, 4096} and a in {0.05, 0.2} (full: N in {32, 64, 256, "
                     "1024, 4096, 2^16}, a in {0.01, 0.05, 0.2}; N/n0 >= 8 > 4.64, so D < 1), c_hat in {1.05, 1.2, 1.35}; referee: the recursion iterated round by round "
-                    "(srpfl.appendix_b.fedrep_rounds_simulated) and the idealised FedRep run; any grid point with a "
+                    "(fedtheory_checks.srpfl.lemma_b3.fedrep_rounds_simulated) and the idealised FedRep run; any grid point with a "
                     "different integer count, or with t_FR >= (253), fails")
 def _tfr(full: bool, seed):
     n0, mism, rows = 4, [], 0

@@ -80,7 +80,7 @@ def _remb4(full: bool, seed):
 
     for (d, N, m), s in zip(cells + REMB4_OUTSIDE, seeds):
         r = reps if (d, N, m) in cells else max(reps // 2, 50)
-        D = np.asarray(cached_map(partial(_mom_cell, d=d, N=N, m=m, reps=r), [s], namespace="srpfl.proof_steps.mom",
+        D = np.asarray(cached_map(partial(_mom_cell, d=d, N=N, m=m, reps=r), [s], namespace="srpfl.remark_b4.mom",
                                   params={"d": d, "N": N, "m": m, "reps": r, "k": K, "sigma": 0.5})[0], float)
         rows.append({"d": d, "N": N, "m": m, "mN/d": m * N / d, "mean_dist": float(D.mean()), "max_dist": float(D.max()),
                      "failures": int(np.sum(D >= 1 - REMB4_C)), "draws": int(D.size), "inside": (d, N, m) in cells})

@@ -54,7 +54,7 @@ def exact_batch(seed, *, cfg: dict, runs: int) -> dict:
 def _exact_runs(cfg: dict, runs: int, seed) -> list[dict]:
     """:func:`exact_batch` through the task cache (an interrupted full run resumes), split into one dict per run
     with ``in_regime = m >= m0``."""
-    out = cached_map(partial(exact_batch, cfg=dict(cfg), runs=runs), [seed], namespace="srpfl.lemmas.exact-runs",
+    out = cached_map(partial(exact_batch, cfg=dict(cfg), runs=runs), [seed], namespace="srpfl.thm4_7.exact-runs",
                      params={**cfg, "runs": runs, "c0": C0})[0]
     return [dict(dist=out["dist"][j], a=out["a"][j], E0=float(out["E0"][j]), m0=float(out["m0"][j]),
                  in_regime=bool(cfg["m"] >= out["m0"][j]), m=cfg["m"], sigma=cfg["sigma"])

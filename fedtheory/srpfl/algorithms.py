@@ -1,98 +1,44 @@
-"""Exact runs of FedRep-SRPFL (Algorithm 2) with a simulated wall clock.
+"""Exact runs of FedRep-SRPFL (Algorithm 2) with a simulated wall clock: the public entry of one engine.
 
-SRPFL (Tziotis et al., TMLR), Algorithm 2 [arXiv: "SRPFL in Linear Representation"]:
-stages r = 0, 1, ...; in stage r the server samples N of the M clients, waits for
-the ``n_r = min(N, 2^r n0)`` fastest, and runs one FedRep round on them (fresh batch,
-exact head, one gradient step on B, average, QR). The round itself is FedRep's
-vectorised :func:`fedtheory.representation.fedrep_round`.
+SRPFL (Tziotis, Shen, Pedarsani, Hassani and Mokhtari, TMLR), Algorithm 2 [arXiv: "SRPFL in Linear
+Representation"]: stages r = 0, 1, ...; in stage r the server samples N of the M clients, waits for
+the ``n_r = min(N, 2^r n0)`` fastest, and runs one FedRep round on them (fresh batch, exact head, one
+gradient step on B, average, QR; FedRep's round, Collins et al., ICML 2021, Algorithm 2).
 
 A round costs the n_r-th smallest of the N sampled compute times plus ``C = c/lam``
 (Sec. 4.2, App. B). ``schedule="all"`` is the straggler-prone FedRep baseline: all N
 sampled clients every round, so the slowest one sets the pace.
+
+:func:`run_srpfl` validates its arguments once, draws each replicate's ground truth, speed model and
+initial representation, and runs the rounds in the engine of :mod:`fedtheory.srpfl._engine`, a single
+run being the batch with R = 1 (its seed being ``seed`` itself).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
-from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
 
 from .._validation import guard_module as _guard_module
-from .._validation import (check_alloc, check_bool, check_choice, check_instance, check_int, check_iterations, check_matrix,
-                           check_real)
-from ..linalg import principal_angle_distance, random_orthonormal
+from .._validation import (check_alloc, check_bool, check_choice, check_instance, check_int, check_iterations,
+                           check_matrix, check_real)
+from ..linalg import random_orthonormal
 from ..random import SeedLike, as_generator, seed_repr, spawn_seeds
-from ..representation.algorithms import (_round_given_batch, _round_reduced, fit_heads, mom_init,
-                                         resolve_sampler)
+from ..representation.baselines import run_fedavg
+from ..representation.fitting import mom_init
 from ..representation.model import DESIGNS, HEAD_NORMS, SIGMA_MAX, FedRepModel, make_model
+from ..representation.rounds import resolve_sampler
+from . import _engine
+from ._engine import _exact_mse, _Stages  # noqa: F401 - _exact_mse: former private name, re-exported
 from .model import SPEEDS, SpeedModel, make_speed_model
-from .theory import contraction_bound, round_decomposition, stage_rounds, switch_point
+from .replicates import SRPFLReplicates
+from .results import SRPFLResult
+from .theory import round_decomposition, switch_point
 
 __all__ = ["SRPFLResult", "run_srpfl", "srpfl_default_eta", "fedavg_wallclock"]
-
-
-@dataclass(frozen=True, eq=False)
-class SRPFLResult:
-    """Trajectory of one FedRep-SRPFL (or FedRep, ``schedule="all"``) run.
-
-    Attributes
-    ----------
-    dist : ndarray (T+1,)
-        ``dist(B^t, B*)``, t = 0..T.
-    wall_clock : ndarray (T+1,)
-        Cumulative simulated time (0 at t = 0).
-    participants : ndarray (T,)
-        Number of clients aggregated in each round.
-    stage : ndarray (T,)
-        Stage index r of each round.
-    a : ndarray (T,)
-        ``a_t = eta E0 sigma_min^2(W*_I / sqrt(n)) / 2`` from the actual participating set I.
-    bound : ndarray (T,)
-        Theorem 4.7's right side ``dist_t sqrt(1-a_t) + a_t / sqrt((n_t/n0)(1-a_t))``.
-    mse : ndarray (T+1,)
-        Exact expected test MSE after every client re-fits its head on ``B^t`` from ``m``
-        fresh samples (NaN where not evaluated).
-    identities : dict of ndarray
-        Appendix A residuals and inequality sides per round (``record_identities=True``).
-    E0, eta : float
-    params : dict
-    model : FedRepModel
-    """
-
-    dist: np.ndarray
-    wall_clock: np.ndarray
-    participants: np.ndarray
-    stage: np.ndarray
-    a: np.ndarray
-    bound: np.ndarray
-    mse: np.ndarray
-    identities: dict
-    E0: float
-    eta: float
-    params: dict
-    model: FedRepModel = field(repr=False)
-
-    @property
-    def bound_violations(self) -> np.ndarray:
-        """Rounds t (0-based) where ``dist_{t+1}`` exceeds Theorem 4.7's bound."""
-        return np.flatnonzero(self.dist[1:] > self.bound * (1 + 1e-12))
-
-    def time_to(self, eps: float) -> float:
-        """Simulated time at which ``dist`` first drops to ``eps`` (inf if never)."""
-        hit = np.flatnonzero(self.dist <= eps)
-        return float(self.wall_clock[hit[0]]) if hit.size else math.inf
-
-    def summary(self) -> str:
-        p = self.params
-        return (f"{p['schedule']} run: d={p['d']}, k={p['k']}, M={p['M']}, N={p['N']}, n0={p['n0']}, "
-                f"m={p['m']}, speeds={p['speeds']!r}; {self.dist.size - 1} rounds, dist "
-                f"{self.dist[0]:.3g} -> {self.dist[-1]:.3g}, time {self.wall_clock[-1]:.4g}, "
-                f"{self.bound_violations.size} bound violations")
-
-    def __repr__(self) -> str:
-        return f"SRPFLResult({self.summary()})"
 
 
 def srpfl_default_eta(W_star: np.ndarray) -> float:
@@ -104,14 +50,6 @@ def srpfl_default_eta(W_star: np.ndarray) -> float:
     if not top > 0:
         raise ValueError("`W_star` must have a nonzero row (the step 1/(8 max ||w_i*||^2) is infinite otherwise)")
     return 1.0 / (8.0 * top)
-
-
-def _exact_mse(model: FedRepModel, B: np.ndarray, m: int, rng: np.random.Generator) -> float:
-    """All M clients fit heads on ``B`` from ``m`` fresh samples; the exact expected test MSE
-    ``mean_i ||B w_i - theta_i||^2 + sigma^2`` (isotropic x)."""
-    X, y = model.sample(rng, np.arange(model.n), m)
-    W = fit_heads(X @ B, y, ridge=1e-12)
-    return float(np.mean(np.sum((W @ B.T - model.theta_star) ** 2, axis=1))) + model.sigma ** 2
 
 
 def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m: int = 30,
@@ -246,104 +184,73 @@ def run_srpfl(d: int = 50, k: int = 3, M: int = 64, N: int = 64, n0: int = 4, m:
                 raise ValueError(f"`replicates` cannot be combined with `{name}`={val!r}: the replicates would "
                                  "switch stages at their own rounds, or need every round's batch; "
                                  "run single runs over spawn_seeds(seed, replicates) instead")
-        from .replicates import _run_replicates
-
-        return _run_replicates(replicates, d=d, k=k, M=M, N=N, n0=n0, m=m, sigma=sigma, speeds=speeds, lam=lam,
-                               comm_cost=c, schedule=schedule, sizes=sizes, stage_lengths=stage_lengths,
-                               rounds=rounds, eta=eta, head_norm=head_norm, design=design, init=init,
-                               resample=resample, carry=carry, speed_variant=speed_variant,
-                               straggler_fraction=straggler_fraction, eval_every=eval_every, model=model,
-                               sampler=sampler, seed=seed, a_stage=a_stage, target=target)
-
-    ss_model, ss_speed, ss_init, ss_run, ss_time, ss_eval = spawn_seeds(seed, 6)
-    if model is None:
-        model = make_model(d, k, M, sigma=sigma, head_norm=head_norm, design=design, seed=ss_model)
-    elif (model.d, model.k, model.n) != (d, k, M):
+        kept = 8 * (rounds + 1) + 4 + M + (0 if model is not None else M * (d + 2 * k) + d * k)
+        check_alloc(replicates * kept, "the results of the replicates (R x (trajectories, ground truths and speed "
+                    "models))", replicates=replicates, rounds=rounds, M=M, d=d, k=k)
+        check_iterations(replicates * (rounds + 1), "the replicate rounds", replicates=replicates, rounds=rounds)
+    if model is not None and (model.d, model.k, model.n) != (d, k, M):
         raise ValueError(f"`model` has (d, k, M)={(model.d, model.k, model.n)} but the run asks "
                          f"for {(d, k, M)}")
-    sp = speeds if isinstance(speeds, SpeedModel) else make_speed_model(
-        speeds, M, N, lam=lam, variant=speed_variant, straggler_fraction=straggler_fraction,
-        seed=ss_speed)
-    eta = srpfl_default_eta(model.W_star) if eta is None else eta
-    sampler = resolve_sampler(sampler, model)
+    # one engine: a single run is the batch of R = 1 replicate whose seed is `seed` itself
+    seeds = [seed] if replicates is None else spawn_seeds(seed, replicates)
+    children = [spawn_seeds(s, 6) for s in seeds]  # model, speed, init, run, time and evaluation streams
+    models = [model if model is not None else make_model(d, k, M, sigma=sigma, head_norm=head_norm, design=design,
+                                                         seed=ch[0]) for ch in children]
+    sps = [speeds if isinstance(speeds, SpeedModel) else make_speed_model(
+        speeds, M, N, lam=lam, variant=speed_variant, straggler_fraction=straggler_fraction, seed=ch[1])
+        for ch in children]
+    etas = np.array([srpfl_default_eta(mod.W_star) if eta is None else eta for mod in models])
+    sampler = resolve_sampler(sampler, models[0])
     if sampler == "reduced" and record_identities:
         raise ValueError("`record_identities` needs the batches; use sampler='full'")
-    rng_init = as_generator(ss_init)
-    if init == "mom":  # the N sampled clients send P_i (Alg. 2, lines 2-3); N = M here uses all
-        sub = FedRepModel(B_star=model.B_star, W_star=model.W_star[rng_init.choice(M, N, replace=False)],
-                          sigma=model.sigma, design=model.design)
-        B = mom_init(sub, m, rng_init)
-    else:
-        B = random_orthonormal(rng_init, d, k)
-    rng, rng_t, rng_e = as_generator(ss_run), as_generator(ss_time), as_generator(ss_eval)
-    C = c / lam
-    dist = [principal_angle_distance(B, model.B_star)]
-    E0 = 1.0 - dist[0] ** 2
-    clock, parts, stages, a_list, bounds = [0.0], [], [], [], []
-    mse = [_exact_mse(model, B, m, rng_e) if eval_every else math.nan]
-    ident: dict[str, list] = {}
+    B0 = np.stack([_initial_representation(mod, init, M, N, m, as_generator(ch[2]))
+                   for mod, ch in zip(models, children)])
     if isinstance(stage_lengths, str):
         X_sw = [switch_point(r, a_stage, N, n0, lam, c) for r in range(len(sizes) - 1)]
-    r, in_stage, active = 0, 0, None
-    for t in range(rounds):
-        if target is not None and dist[-1] <= target:
-            break
-        last = r == len(sizes) - 1
-        if not last:  # stage switching
-            if isinstance(stage_lengths, str):
-                done = (dist[-1] <= X_sw[r]) if r == 0 else in_stage >= math.ceil(
-                    stage_rounds(r, a_stage, N, n0, lam))
-            else:
-                done = in_stage >= stage_lengths[r]
-            if done:
-                r, in_stage, active = r + 1, 0, None
-                if carry == "pre_qr":
-                    B = B_bar_prev  # Algorithm 2, line 16 as printed: U <- B_bar (not orthonormal)
-        if active is None or resample == "round":
-            active = rng.choice(M, size=N, replace=False)
-        times = sp.draw(rng_t, active)
-        n = sizes[r]
-        order = np.argsort(times, kind="stable")
-        sel = active[order[:n]]
-        round_time = float(times[order[n - 1]]) + C
-        B_in = B
-        if sampler == "reduced":
-            rnd = _round_reduced(B_in, model, sel, m, eta, rng)
-        else:
-            X, y = model.sample(rng, sel, m)
-            rnd = _round_given_batch(B_in, X, y, eta)
-        B, B_bar_prev = rnd.B_next, rnd.B_bar
-        if record_identities and carry == "qr":
-            for key, val in round_decomposition(B_in, X, y, model.B_star, model.W_star[sel], eta,
-                                                rnd.B_bar, rnd.R, rnd.w, rnd.B_next).items():
-                ident.setdefault(key, []).append(val)
-        sv = np.linalg.svd(model.W_star[sel] / math.sqrt(n), compute_uv=False)
-        a_t = 0.5 * eta * E0 * (sv[-1] ** 2 if n >= k else 0.0)
-        if a_t >= 1:
-            raise ValueError(f"the step `eta`={eta:g} gives a_t = eta E0 sigma_min^2/2 = {a_t:.4g} >= 1 at round {t}; "
-                             "Theorem 4.7 needs eta <= 1/(8 sigma_max,*^2) (the default)")
-        a_list.append(a_t)
-        bounds.append(contraction_bound(dist[-1], a_t, n / n0) if a_t > 0 else math.inf)
-        dist.append(principal_angle_distance(B, model.B_star))
-        clock.append(clock[-1] + round_time)
-        parts.append(n)
-        stages.append(r)
-        mse.append(_exact_mse(model, B, m, rng_e) if eval_every and (t + 1) % eval_every == 0
-                   else math.nan)
-        in_stage += 1
-    if not math.isfinite(clock[-1]):
+        stages = _Stages(sizes, switch=X_sw[0] if X_sw else None, a_stage=a_stage, N=N, n0=n0, lam=lam)
+    else:
+        stages = _Stages(sizes, stage_lengths)
+    ident: dict[str, list] = {}
+    on_round = _identity_recorder(models[0], float(etas[0]), ident) if record_identities and carry == "qr" else None
+    out = _engine._run_batch(models, sps, B0, children, etas, M=M, N=N, n0=n0, m=m, C=c / lam, stages=stages,
+                             rounds=rounds, resample=resample, carry=carry, eval_every=eval_every, sampler=sampler,
+                             target=target, on_round=on_round, in_batch=replicates is not None)
+    if not np.all(np.isfinite(out["wall_clock"][np.arange(len(models)), out["rounds_run"]])):
         raise ValueError(f"the simulated clock overflows float64: `lam`={lam!r} too small or `comm_cost`={c!r} "
                          f"too large (or the `speeds` model's times)")
     params = dict(schedule="SRPFL" if schedule == "doubling" else "FedRep", d=d, k=k, M=M, N=N,
-                  n0=n0, m=m, sigma=model.sigma, speeds=sp.kind, speed_params=sp.params, lam=lam,
-                  comm_cost=c, stage_lengths=stage_lengths if not isinstance(stage_lengths, list)
-                  else list(stage_lengths), a_stage=a_stage, rounds=rounds, target=target, eta=eta,
-                  head_norm=model.head_norm, init=init, resample=resample, carry=carry,
-                  sampler=sampler, seed=seed_repr(seed))
-    return SRPFLResult(dist=np.array(dist), wall_clock=np.array(clock), participants=np.array(parts),
-                       stage=np.array(stages), a=np.array(a_list), bound=np.array(bounds),
-                       mse=np.array(mse), identities={k_: np.array(v) for k_, v in ident.items()},
-                       E0=E0, eta=eta, params=params, model=model)
+                  n0=n0, m=m, sigma=models[0].sigma, speeds=sps[0].kind, speed_params=sps[0].params, lam=lam,
+                  comm_cost=c, stage_lengths=stage_lengths if isinstance(stage_lengths, str) else list(stage_lengths),
+                  a_stage=a_stage, rounds=rounds, target=target, eta=eta, head_norm=models[0].head_norm, init=init,
+                  resample=resample, carry=carry, sampler=sampler)
+    arrays = {key: out[key] for key in _engine._KEYS}
+    batch = SRPFLReplicates(**arrays, eta=etas, params={**params, "seed": None}, models=tuple(models),
+                            speed_models=tuple(sps), seeds=tuple(seeds))
+    if replicates is None:  # the unpadded replicate 0, with the single run's identities and parameters
+        return dataclasses.replace(batch[0], identities={k_: np.array(v) for k_, v in ident.items()},
+                                   params={**params, "eta": float(etas[0]), "seed": seed_repr(seed)})
+    return dataclasses.replace(batch, params={**params, "seed": None, "replicates": replicates,
+                                              "replicate_seed": seed_repr(seed), "chunk": out["chunk"]})
+
+
+def _initial_representation(model: FedRepModel, init: str, M: int, N: int, m: int, rng: np.random.Generator):
+    """``B^0`` of Algorithm 2: the method of moments from N sampled clients (lines 2-3; N = M uses all)
+    or a Haar-random orthonormal d x k matrix."""
+    if init == "mom":
+        sub = FedRepModel(B_star=model.B_star, W_star=model.W_star[rng.choice(M, N, replace=False)],
+                          sigma=model.sigma, design=model.design)
+        return mom_init(sub, m, rng)
+    return random_orthonormal(rng, model.d, model.k)
+
+
+def _identity_recorder(model: FedRepModel, eta: float, ident: dict):
+    """``on_round`` of the engine recording the Appendix A identities and inequality sides of every round
+    (:func:`~fedtheory.srpfl.theory.round_decomposition`, looked up here at call time) into ``ident``."""
+    def record(B_in, X, y, sel, rnd):
+        for key, val in round_decomposition(B_in, X, y, model.B_star, model.W_star[sel], eta, rnd.B_bar, rnd.R,
+                                            rnd.w, rnd.B_next).items():
+            ident.setdefault(key, []).append(val)
+    return record
 
 
 def fedavg_wallclock(d: int = 50, k: int = 3, M: int = 64, N: int = 64, m: int = 30, sigma: float = 0.5,
@@ -357,8 +264,6 @@ def fedavg_wallclock(d: int = 50, k: int = 3, M: int = 64, N: int = 64, m: int =
     FedRep). Returns ``(wall_clock, dist, mse)`` arrays over rounds 0..T, where ``mse`` is the exact
     population test MSE of the single model, ``2 x`` objective (4) including the noise.
     """
-    from ..representation.algorithms import run_fedavg
-
     M = check_int(M, "M", 1)
     N = check_int(N, "N", 1, M, why=f"N must not exceed M={M}")
     lam = check_real(lam, "lam", 0, low_open=True, why="exponential rate")
