@@ -347,13 +347,36 @@ def _cite(args) -> int:
 
 # ----------------------------------------------------------------------------- figures, report
 def _reproduce(args) -> int:
+    """``fedtheory reproduce``: write the paper's figures, leaving current ones untouched (unless ``--force``);
+    one line per figure says which, and why a figure was written."""
+    from .plotting import figure_outcomes
     from .plugins import reproduce
 
-    paths = reproduce(args.paper, outdir=args.out, full=args.full, seed=0 if args.seed is None else args.seed,
-                      only=args.figure)
-    for p in paths:
-        print(f"wrote {p['png']} (+ .pdf, .json)")
+    with figure_outcomes(force=args.force) as outcomes:
+        reproduce(args.paper, outdir=args.out, full=args.full, seed=0 if args.seed is None else args.seed,
+                  only=args.figure)
+    for o in outcomes:
+        print(reproduce_line(o))
+    kept = sum(not o.written for o in outcomes)
+    print(f"{len(outcomes) - kept} written, {kept} current and left untouched")
     return 0
+
+
+def reproduce_line(outcome) -> str:
+    """One line of ``fedtheory reproduce``'s output for a :class:`fedtheory.plotting.FigureOutcome`.
+
+    Examples
+    --------
+    >>> from fedtheory.plotting import FigureOutcome
+    >>> reproduce_line(FigureOutcome("f", {"png": "figures/f.png"}, False, "current"))
+    'kept  figures/f.png (+ .pdf, .json): current (same sources, params, seed and mode; numbers within tolerance)'
+    >>> reproduce_line(FigureOutcome("f", {"png": "figures/f.png"}, True, "data.y[3]: 1 -> 1.5"))
+    'wrote figures/f.png (+ .pdf, .json): data.y[3]: 1 -> 1.5'
+    """
+    if not outcome.written:
+        return (f"kept  {outcome.paths['png']} (+ .pdf, .json): current (same sources, params, seed and mode; "
+                "numbers within tolerance)")
+    return f"wrote {outcome.paths['png']} (+ .pdf, .json): {outcome.reason}"
 
 
 def _report(args) -> int:
@@ -575,6 +598,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="figures", metavar="DIR", help="output folder, created if missing")
     r.add_argument("--figure", action="append", metavar="ID",
                    help="only this figure id (repeatable; default: every figure of the paper)")
+    r.add_argument("--force", action="store_true",
+                   help="rewrite every figure (default: a figure whose files in --out are current - same sources, "
+                        "params, seed and mode, numbers within the tolerance its sidecar states - is left untouched)")
     r.set_defaults(func=_reproduce)
 
     rp = add("report", "write a self-contained HTML report (claims, errata, ledger, figures)", (mode_opts, run_opts))

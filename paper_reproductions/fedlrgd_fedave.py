@@ -10,7 +10,7 @@ from scipy import stats
 from fedtheory.lowrank.fedave import lemma3_T0, run_fedave
 from fedtheory.lowrank.theory import fedlrgd_gamma, theorem2_r, theorem2_S
 from fedtheory.parallel import cached_map
-from fedtheory.plotting import plt, save_figure, style
+from fedtheory.plotting import plt, save_figure, style, tex_params
 from fedtheory.random import spawn_seeds
 from fedtheory.decide import LEVEL as CLAIM_LEVEL
 from fedtheory_checks.fedlrgd import PAPER
@@ -86,8 +86,8 @@ def fedave_vs_fedlrgd(outdir="figures", full=False, seed=0):
     with style():
         fig, ax = plt.subplots(figsize=(8, 6.4))
         ax.fill_between(eps_grid, 0.75 * base, 8 * base, color="#1f77b4", alpha=0.15,
-                        label=r"Theorem 3: $[\frac{3}{4}, 8]\,\phi\tau m\,(C/\tilde\varepsilon)^{3/4}$, fitted C = "
-                              f"{C_up:.3g}")
+                        label=r"Theorem 3: $[\frac{3}{4}, 8]\,\phi\tau m\,(C/\tilde\varepsilon)^{3/4}$, fitted "
+                              + tex_params({"C": C_up}))
         ok = np.isfinite(best)
         ax.plot(eps_grid[ok], best[ok], "o-", color="#1f77b4",
                 label=r"FedAve measured: $\min_b T(b+\phi\tau m)$, $b \in \{1,2,4,8\}$")
@@ -100,8 +100,9 @@ def fedave_vs_fedlrgd(outdir="figures", full=False, seed=0):
         ax.invert_xaxis()
         ax.set_xlabel(r"target accuracy $\epsilon$ ($\mathbb{E}F - F_*$ for FedAve, $F - F_*$ for FedLRGD)")
         ax.set_ylabel(r"federated oracle complexity $\Gamma$ to reach $\epsilon$")
-        ax.set_title(f"FedAve vs FedLRGD, measured (logistic, m={m}, s={S_CLIENT}, p={p}, $\\phi$={PHI:g}, "
-                     f"$\\tau$={tau:g}, {reps} reps)", fontsize=10)
+        ax.set_title("FedAve vs FedLRGD, measured (logistic, "
+                     + tex_params({"m": m, "s": S_CLIENT, "p": p, r"\phi": PHI, r"\tau": tau}) + f", {reps} reps)",
+                     fontsize=10)
         ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
         fig.subplots_adjust(bottom=0.27)
         return save_figure(fig, outdir, "fedlrgd_fedave",

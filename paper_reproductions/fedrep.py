@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fedtheory.plotting import METHOD_COLORS, band, plt, save_figure, style
+from fedtheory.plotting import METHOD_COLORS, band, label_log_axes, plt, save_figure, style, tex_params
 from fedtheory.representation import (min_norm_interpolation_risk, n_selected, noise_std,
                                       ols_excess_risk)
 from fedtheory.representation import experiments as ex
@@ -41,11 +41,11 @@ def figure1(outdir="figures", full=False, seed=0):
         keep = np.array(p["ms"]) < p["d"]
         ax.plot(x[keep] - width, theory[keep], "k_", markersize=22, mew=2,
                 label=r"Local closed form $(1-m/d)\,k+\sigma^2$")
-        ax.set_xticks(x, [f"m={m}" for m in p["ms"]])
+        ax.set_xticks(x, [f"$m={m}$" for m in p["ms"]])
         ax.set_yscale("log")
-        ax.set_xlabel("training samples per client m")
+        ax.set_xlabel("training samples per client $m$")
         ax.set_ylabel("test MSE (mean squared error)")
-        ax.set_title(f"Local MSE, d={p['d']}, k={p['k']}, n={p['n']} (FedRep Fig. 1 analogue)")
+        ax.set_title(f"Local MSE, {tex_params({'d': p['d'], 'k': p['k'], 'n': p['n']})} (FedRep Fig. 1 analogue)")
         ax.set_ylim(top=ax.get_ylim()[1] * 1e3)
         ax.legend(loc="upper center", ncol=2, fontsize=7.5)
         return save_figure(fig, outdir, "fedrep_fig1", {k: v for k, v in data.items()}, p,
@@ -89,12 +89,12 @@ def draw_figure3(data, p):
         if rn >= p["k"]:
             ax.plot(t, np.median(dd["bound"], axis=0), "--", color=METHOD_COLORS["bound"],
                     label=r"Theorem 1 bound $\rho^t\,\mathrm{dist}_0$ (median over seeds)")
-            ax.set_title(f"n={n} (rn={rn})")
+            ax.set_title(f"$n={n}$ ($rn={rn}$)")
         else:
-            ax.set_title(f"n={n} (rn={rn} < k: Assumption 2 violated,\nno Theorem 1 bound)",
+            ax.set_title(f"$n={n}$ ($rn={rn} < k$: Assumption 2 violated,\nno Theorem 1 bound)",
                          color="#b00000")
         ax.set_yscale("log")
-        ax.set_xlabel("round t")
+        ax.set_xlabel("round $t$")
     axes[0].set_ylabel(r"$\mathrm{dist}(B^t, B^*)$")
     entries = {}
     for ax in axes:  # every label once, in drawing order: the bound is absent from the rn < k panel
@@ -102,11 +102,11 @@ def draw_figure3(data, p):
             entries.setdefault(lab, h)
     fig.legend(list(entries.values()), list(entries.keys()), loc="lower center", ncol=4, fontsize=8.5,
                frameon=False)
-    fig.suptitle(f"FedRep Fig. 3 analogue: d={p['d']}, k={p['k']}, m={p['m']}, r={p['r']}, "
-                 f"noise std {p['sigma']:g}, eta={p['eta']}, head steps 10GD-GD "
-                 f"{p['head_lr']['10GD-GD']}, GD-GD {p['head_lr']['GD-GD']}; bound uses the "
-                 r"worst-subset $\bar\sigma_{\min,*}$",
-                 fontsize=10)
+    fig.suptitle("FedRep Fig. 3 analogue: " + tex_params({"d": p["d"], "k": p["k"], "m": p["m"], "r": p["r"]})
+                 + ", noise std " + tex_params({r"\sigma": p["sigma"]}) + ", " + tex_params({r"\eta": p["eta"]})
+                 + f"; head steps 10GD-GD {p['head_lr']['10GD-GD']}, GD-GD {p['head_lr']['GD-GD']}; bound uses "
+                 r"the worst-subset $\bar\sigma_{\min,*}$", fontsize=10)
+    label_log_axes(fig)
     fig.tight_layout(rect=(0, 0.12, 1, 1))
     return fig
 
@@ -128,7 +128,7 @@ def figure4(outdir="figures", full=False, seed=0):
             v = data[name]
             med = np.median(v, axis=0)
             lo, hi = np.quantile(v, [0.1, 0.9], axis=0)
-            lab = {"Oracle": "true B* (oracle)", "FedAvg": "FedAvg B + head fit"}.get(name, name)
+            lab = {"Oracle": "true $B^*$ (oracle)", "FedAvg": "FedAvg $B$ + head fit"}.get(name, name)
             ax.plot(x, med, "o-", color=color, label=f"{lab} (median)")
             ax.fill_between(x, lo, hi, color=color, alpha=0.18, linewidth=0)
         keep = x < p["d"]
@@ -143,7 +143,7 @@ def figure4(outdir="figures", full=False, seed=0):
         ax.set_yscale("log")
         ax.set_xlabel(r"fine-tuning samples of the new client $m_{new}$")
         ax.set_ylabel("new-client test MSE (noiseless test labels)")
-        ax.set_title(f"New-client MSE, d={p['d']}, k={p['k']}, n={p['n']}, m={p['m']}, r={p['r']}")
+        ax.set_title("New-client MSE, " + tex_params({"d": p["d"], "k": p["k"], "n": p["n"], "m": p["m"], "r": p["r"]}))
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=7.5)  # below: covers no data
         return save_figure(fig, outdir, "fedrep_fig4", {k: v for k, v in data.items()}, p,
                            {"reference": "Figure 4"})

@@ -16,7 +16,7 @@ import numpy as np
 from fedtheory.lpproj import (fairness_V, make_problem, mc_test_loss, minimal_loss, optimal_lambda,
                               proposition16_threshold, test_loss, test_loss_general)
 from fedtheory.parallel import cached_map
-from fedtheory.plotting import plt, save_figure, style
+from fedtheory.plotting import label_log_axes, plt, save_figure, style, tex_number, tex_params
 from fedtheory.random import spawn_seeds
 from fedtheory_checks.lpproj import PAPER
 
@@ -114,16 +114,16 @@ def draw_figure1(p, lams, curves, lev, ls, thr, mc_l, mc, zoom_l, mcz, reps_zoom
     ax.axhline(lev["fedavg"], color=COL["fedavg"], ls="--", label=f"FedAvg {lev['fedavg']:.1f}")
     ax2.axhline(0.0, color=COL["local"], ls="--")
     for a in (ax, ax2):
-        a.axvline(ls, color="k", lw=0.8, ls=":", label=fr"$\lambda_1^*$ = {ls:.3g}" if a is ax else None)
+        a.axvline(ls, color="k", lw=0.8, ls=":", label=f"$\\lambda_1^*={tex_number(ls)}$" if a is ax else None)
         a.axvline(thr, color="#9467bd", lw=1.0, ls="-.",
-                  label=f"threshold $2\\lambda_1^*/(1-\\lambda_1^*/b)$ = {thr:.3g}" if a is ax else None)
+                  label=f"threshold $2\\lambda_1^*/(1-\\lambda_1^*/b)={tex_number(thr)}$" if a is ax else None)
         a.set_xscale("log")
         a.set_xlabel(r"personalisation strength $\lambda$")
     ax.set_yscale("log")
     ax.set_ylim(top=3 * lev["fedavg"])  # room above the FedAvg level
     ax.set_title("lp-proj Figure 1 (same-value attack)")
     ax.set_ylabel("benign-average test loss $L(\\lambda)$")
-    ax2.set_title(f"zoom: excess over local near $\\lambda_1^*$ (MC: {reps_zoom:.0e} draws/point)")
+    ax2.set_title(f"zoom: excess over local near $\\lambda_1^*$ (MC: ${tex_number(reps_zoom)}$ draws/point)")
     ax2.set_ylabel(r"$10^5\,(L(\lambda) - L^{loc})$")
     ax2.set_xlim(lo_x, hi_x)
     ends = 1e5 * (np.concatenate([mcz[m][:, 1:] for m in mcz]) - lev["local"])  # every CI end, scaled
@@ -133,13 +133,14 @@ def draw_figure1(p, lams, curves, lev, ls, thr, mc_l, mc, zoom_l, mcz, reps_zoom
     gap1 = (y_l2 - y_me) / 1e5
     ax2.annotate("", xy=(ls * 0.93, y_me), xytext=(ls * 0.93, y_l2),
                  arrowprops=dict(arrowstyle="<->", lw=0.8, shrinkA=0, shrinkB=0))
-    ax2.text(lo_x * 1.15, 0.6 * y_me, f"largest gap $L^{{l2}} - L^{{Me}}$\nbelow the threshold:\n{gap1:.2e} "
-             f"at $\\lambda_1^*$ (arrow)\n({gap1 / float(test_loss('pfedme', ls, **p)):.1e} of the loss)", fontsize=8,
-             ha="left", va="center")
+    ax2.text(lo_x * 1.15, 0.6 * y_me, f"largest gap $L^{{l2}} - L^{{Me}}$\nbelow the threshold:\n${tex_number(gap1)}$ "
+             f"at $\\lambda_1^*$ (arrow)\n(${tex_number(gap1 / float(test_loss('pfedme', ls, **p)), 2)}$ of the loss)",
+             fontsize=8, ha="left", va="center")
     handles, labels = ax.get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8.5, frameon=False)
-    fig.suptitle(f"n={p['n']}, N={p['N']}, N_a={p['N_a']}, d={p['d']}, d_sub={p['d_sub']}, b={p['b']:g}, "
-                 f"sigma={p['sigma']:g}, Sigma_1={p['Sigma']:g}, tau={p['tau']:g}", fontsize=9)
+    fig.suptitle(tex_params({"n": p["n"], "N": p["N"], "N_a": p["N_a"], "d": p["d"], "d_{sub}": p["d_sub"], "b": p["b"],
+                             r"\sigma": p["sigma"], r"\Sigma_1": p["Sigma"], r"\tau": p["tau"]}), fontsize=9)
+    label_log_axes(fig)
     fig.tight_layout(rect=(0, 0.12, 0.99, 1))
     return fig
 
@@ -155,7 +156,8 @@ def fairness(outdir="figures", full=False, seed=0):
     with style():
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, 4.4))
         for m in V:
-            a1.plot(lams, V[m] + (1e-12 if m == "local" else 0), color=COL[m], label=LABEL[m] + (" (V = 0, drawn at 1e-12)" if m == "local" else ""))
+            a1.plot(lams, V[m] + (1e-12 if m == "local" else 0), color=COL[m],
+                    label=LABEL[m] + (r" ($V=0$, drawn at $10^{-12}$)" if m == "local" else ""))
             a2.plot(V[m], L[m], color=COL[m], marker="o" if m in ("local", "fedavg") else None,
                     ms=6, label=LABEL[m])
         for m, off in (("pfedme", (-6, 8)), ("lp-proj-2", (6, -12))):  # one method above, the other below
@@ -165,16 +167,18 @@ def fairness(outdir="figures", full=False, seed=0):
                 a2.annotate(f"$\\lambda$={lam:g}", (V[m][i], L[m][i]), xytext=off, textcoords="offset points",
                             fontsize=7.5, color=COL[m], ha="right" if off[0] < 0 else "left")
         a1.set_xscale("log"); a1.set_yscale("log")
-        a1.set_xlabel(r"$\lambda$"); a1.set_ylabel("V: variance of test loss across clients (Thm 32)")
-        a1.set_title("Fairness against lambda (smaller V is fairer)")
+        a1.set_xlabel(r"$\lambda$"); a1.set_ylabel("$V$: variance of test loss across clients (Thm 32)")
+        a1.set_title(r"Fairness against $\lambda$ (smaller $V$ is fairer)")
         a1.legend(fontsize=8)
         a2.set_xscale("symlog", linthresh=1e-6)
         a2.margins(y=0.1)  # room for the labels under the lp-proj-2 curve
-        a2.set_xlabel("V (variance across clients)"); a2.set_ylabel("mean test loss")
-        a2.set_title("Accuracy-fairness trade-off (curves: lambda from 1e-3 to 1e3)")
+        a2.set_xlabel("$V$ (variance across clients)"); a2.set_ylabel("mean test loss")
+        a2.set_title(r"Accuracy-fairness trade-off (curves: $\lambda$ from $10^{-3}$ to $10^{3}$)")
         a2.legend(fontsize=8)
-        fig.suptitle(f"lp-proj linear model: N={p['N']}, d={p['d']}, d_sub={p['d_sub']}, n={p['n']}, w_k ~ N(0, "
-                     f"{p['heterogeneity']} I), fixed draw", fontsize=9)
+        fig.suptitle("lp-proj linear model: "
+                     + tex_params({"N": p["N"], "d": p["d"], "d_{sub}": p["d_sub"], "n": p["n"]})
+                     + f", $w_k\\sim\\mathcal{{N}}(0, {p['heterogeneity']}\\,I)$, fixed draw", fontsize=9)
+        label_log_axes(fig)
         fig.tight_layout()
         return save_figure(fig, outdir, "lpproj_fairness", {"lambda": lams, **{f"V_{k}": v for k, v in V.items()},
                                                             **{f"L_{k}": v for k, v in L.items()}}, p,
@@ -197,15 +201,16 @@ def dsub(outdir="figures", full=False, seed=0):
         a1.axhline(0.0, color=COL["local"], ls="--", label=f"Local ({loc:.4f})")
         a1.set_xlabel(r"$d_{sub}$")
         a1.set_ylabel(r"$10^5\,(L_* - L^{loc})$, optimal loss minus Local")
-        a1.set_title("Remark 17: optimal loss is affine in d_sub (negative slope)")
+        a1.set_title("Remark 17: optimal loss is affine in $d_{sub}$ (negative slope)")
         a1.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, frameon=False)
         for s, c in zip((1, 10, 30, 100), ("#a6dba0", "#5aae61", "#1b7837", "#00441b")):
-            a2.plot(lams, test_loss("lp-proj-2", lams, d_sub=s, **p), color=c, label=f"lp-proj-2, d_sub={s}")
+            a2.plot(lams, test_loss("lp-proj-2", lams, d_sub=s, **p), color=c, label=f"lp-proj-2, $d_{{sub}}={s}$")
         a2.set_xscale("log"); a2.set_yscale("log")
         a2.set_xlabel(r"$\lambda$"); a2.set_ylabel("benign-average test loss")
-        a2.set_title("smaller d_sub: flatter loss in lambda (robust tuning)")
+        a2.set_title(r"smaller $d_{sub}$: flatter loss in $\lambda$ (robust tuning)")
         a2.legend(fontsize=8)
-        fig.suptitle("Figure-1 parameters with d_sub varied (same-value attack)", fontsize=9)
+        fig.suptitle("Figure-1 parameters with $d_{sub}$ varied (same-value attack)", fontsize=9)
+        label_log_axes(fig)
         fig.tight_layout()
         return save_figure(fig, outdir, "lpproj_dsub", {"d_sub": ds, "optimal_loss": opt}, p,
                            {"reference": "Remark 17 / Remark 31"})
@@ -234,7 +239,7 @@ def draw_attacks(fr, fr_mc, data, p):
                 ax.errorbar(fr_mc, pts[:, 0], yerr=err, fmt=MARK[m], ms=4, mfc="white", color=COL[m], capsize=2,
                             label=f"{LABEL[m]} (Monte Carlo, 99% CI)")
         top.set_yscale("log")
-        top.set_title(f"{attack} attack (tau={p['tau']:g}): all methods")
+        top.set_title(f"{attack} attack ($\\tau={p['tau']:g}$): all methods")
         bot.set_title(f"{attack}: personalised methods only (linear axis)")
         bot.set_xlabel(r"fraction of malicious clients $N_a/N$")
     lo = min(np.min(np.asarray(data[f"{a}|{m}"]["mc"])[:, 1]) for a in ATTACKS for m in PERSONALISED)
@@ -243,12 +248,14 @@ def draw_attacks(fr, fr_mc, data, p):
     hi = max(hi, max(np.max(data[f"{a}|{m}"]["closed_form"]) for a in ATTACKS for m in PERSONALISED))
     pad = 0.06 * (hi - lo)
     axes[1, 0].set_ylim(lo - pad, hi + pad)  # one linear scale for the bottom row, fitted to the personalised methods
-    axes[0, 0].set_ylabel(f"benign-average test loss\n(lambda={p['lam']:g}, log scale)")
-    axes[1, 0].set_ylabel(f"benign-average test loss\n(lambda={p['lam']:g}, linear scale)")
+    axes[0, 0].set_ylabel(f"benign-average test loss\n($\\lambda={p['lam']:g}$, log scale)")
+    axes[1, 0].set_ylabel(f"benign-average test loss\n($\\lambda={p['lam']:g}$, linear scale)")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8.5, frameon=False)
-    fig.suptitle(f"lp-proj linear model under Byzantine attacks: N={p['N']}, d={p['d']}, d_sub={p['d_sub']}, "
-                 f"n={p['n']}; points: Monte Carlo (99% CI)", fontsize=10)
+    fig.suptitle("lp-proj linear model under Byzantine attacks: "
+                 + tex_params({"N": p["N"], "d": p["d"], "d_{sub}": p["d_sub"], "n": p["n"]})
+                 + "; points: Monte Carlo (99% CI)", fontsize=10)
+    label_log_axes(fig)
     fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 

@@ -16,7 +16,7 @@ from fedtheory.lpproj.robust import (collapse_threshold, contraction_factor, fit
                                      run_rounds, signflip_log_multiplier_mean)
 from fedtheory.montecarlo import estimate_from_samples
 from fedtheory.parallel import cached_map
-from fedtheory.plotting import plt, save_figure, style
+from fedtheory.plotting import label_log_axes, plt, save_figure, style, tex_params
 from fedtheory.random import as_generator, spawn_seeds
 from fedtheory_checks.lpproj import PAPER
 
@@ -27,7 +27,7 @@ def robust_curve(task, prob, lam, T, R, eta, tau, reps):
     """Loss quantiles (10%, 50%, 90%) over ``reps`` sign-flip runs of lp-proj-``p`` at one corruption level (a
     :func:`fedtheory.parallel.cached_map` task, ``task = (p, level, seed)``), and for p = 1 the largest
     lp-proj-1 loss bound over the replicates' w_hat (NaN for p = 2)."""
-    from fedtheory_checks.lpproj.robust_rounds import N
+    from fedtheory_checks.lpproj.sec54_robustness import N
 
     p, level, s = task
     w_hat = prob.sample_w_hat(as_generator(s), reps)
@@ -42,7 +42,7 @@ def robust_scan(task, prob, lam, T, R, eta, tau, reps, t0):
     """Measured growth rates ``(mean, ci_low, ci_high)`` (99%) at ``k`` sign-flip attackers (a
     :func:`fedtheory.parallel.cached_map` task, ``task = (k, run_lp1, seed)``): lp-proj-2 from w_hat = 0 (the
     Lyapunov exponent of the run), lp-proj-1 from ordinary runs when ``run_lp1`` (else NaN)."""
-    from fedtheory_checks.lpproj.robust_rounds import N
+    from fedtheory_checks.lpproj.sec54_robustness import N
 
     k, run_lp1, s = task
     s2, s1 = spawn_seeds(s, 2)
@@ -60,7 +60,7 @@ def robust_scan(task, prob, lam, T, R, eta, tau, reps, t0):
 
 @PAPER.figure("lpproj.robust", reference="Table 7 star entries (linear analogue); Sec. 5.4 sign-flip collapse")
 def robust_figure(outdir="figures", full=False, seed=0):
-    from fedtheory_checks.lpproj.robust_rounds import BASE, DIV_NATS, LEVELS, N, TAU, _problem
+    from fedtheory_checks.lpproj.sec54_robustness import BASE, DIV_NATS, LEVELS, N, TAU, _problem
 
     eta, lam, R = BASE["eta"], BASE["lam"], BASE["R"]
     tau = TAU["sign-flip"]
@@ -130,16 +130,19 @@ def robust_figure(outdir="figures", full=False, seed=0):
         ax.errorbar(fracs[ok], meas1[ok, 0], yerr=[meas1[ok, 0] - meas1[ok, 1], meas1[ok, 2] - meas1[ok, 0]], fmt="s",
                     ms=4, color="#9467bd", mfc="white", capsize=2, label="measured lp-proj-1 global (99% CI)")
         ax.axhline(0, color="k", lw=0.8)
-        ax.axvline(thr2 / N, color="#2ca02c", ls=":", lw=1, label=f"lp-proj-2 threshold {thr2 / N:.2f}")
-        ax.axvline(thr1 / N, color="#9467bd", ls=":", lw=1, label=f"lp-proj-1 global threshold {thr1 / N:.2f}")
+        ax.axvline(thr2 / N, color="#2ca02c", ls=":", lw=1, label=f"lp-proj-2 threshold $N_a/N={thr2 / N:.2f}$")
+        ax.axvline(thr1 / N, color="#9467bd", ls=":", lw=1,
+                   label=f"lp-proj-1 global threshold $N_a/N={thr1 / N:.2f}$")
         for level in LEVELS:
             ax.axvline(level, color=LEVEL_COL[level], lw=4, alpha=0.12)
         ax.set_xlabel("fraction of malicious clients $N_a/N$")
         ax.set_ylabel(r"per-round growth rate of $\log\|\tilde w_t\|$")
         ax.set_title("measured vs predicted growth rate", fontsize=9)
         ax.legend(fontsize=7, loc="lower right")
-        fig.suptitle(f"linear analogue of Table 7: N={N}, d={prob.d}, d_sub={prob.d_sub}, b=1, eta={eta}, lam={lam}, "
-                     f"R={R}, tau={tau:g}, {reps} replicates", fontsize=9)
+        fig.suptitle("linear analogue of Table 7: "
+                     + tex_params({"N": N, "d": prob.d, "d_{sub}": prob.d_sub, "b": 1, r"\eta": eta, r"\lambda": lam,
+                                   "R": R, r"\tau": tau}) + f", {reps} replicates", fontsize=9)
+        label_log_axes(fig)
         fig.tight_layout()
         return save_figure(fig, outdir, "lpproj_robust",
                            {"rounds": rounds,

@@ -17,7 +17,7 @@ from scipy import stats
 from fedtheory.lpproj import schedules as sch
 from fedtheory.lpproj import stochastic as sto
 from fedtheory.parallel import cached_map
-from fedtheory.plotting import plt, save_figure, style
+from fedtheory.plotting import label_log_axes, plt, save_figure, style, tex_number, tex_params
 from fedtheory.random import spawn_seeds
 from fedtheory_checks.lpproj import PAPER
 
@@ -34,11 +34,11 @@ def _mean_ci(Y):
 def thm14_distances(task, cl, T14, ws):
     """||w~_t - w~*||^2 of Theorem 14's runs (a :func:`fedtheory.parallel.cached_map` task): ``task = (no_sampling,
     D0, reps, seed)``; returns an array (reps, T14 + 1)."""
-    from fedtheory_checks.lpproj import schedules as C
+    from fedtheory_checks.lpproj import thm14 as C14
 
     no_s, D0, reps, s_run = task
-    schedule = C._thm14_schedule(cl, T14, no_s, D0)
-    res = C._thm14_run(cl, schedule, no_sampling=no_s, reps=reps, seed=s_run, warm_start=False, exact=no_s)
+    schedule = C14._thm14_schedule(cl, T14, no_s, D0)
+    res = C14._thm14_run(cl, schedule, no_sampling=no_s, reps=reps, seed=s_run, warm_start=False, exact=no_s)
     return np.sum((res.history - ws) ** 2, -1)
 
 
@@ -57,15 +57,15 @@ def thm15_running_average(task, cl15, lam15, T15, R, L0):
 
 @PAPER.figure("lpproj.schedules", reference="Theorems 14 and 15 (formal: 27, 28): rates under decaying schedules")
 def schedules_figure(outdir="figures", full=False, seed=0):
-    from fedtheory_checks.lpproj import schedules as C
+    from fedtheory_checks.lpproj import thm14 as C14, thm15 as C15
 
     s14a, s14b, s15a, s15b, s_prob14, s_prob15, s_boot = spawn_seeds(seed, 7)
     data, fits = {}, {}
     # ------------------------------------------------------------------ Theorem 14
-    cl = C._thm14_problem(s_prob14)
-    lam, mu_F, L_F = C._thm14_constants(cl)
+    cl = C14._thm14_problem(s_prob14)
+    lam, mu_F, L_F = C14._thm14_constants(cl)
     ws = cl.w_star(lam)
-    zeta = sch.theorem14_zeta(L_F / mu_F, C.THM14["beta"])
+    zeta = sch.theorem14_zeta(L_F / mu_F, C14.THM14["beta"])
     T14 = int(math.ceil((16 if full else 8) * zeta))
     cases14 = []
     for no_s, s_run, reps, D0, stated in ((False, s14a, 64 if full else 24, 2, -1.0),
@@ -80,22 +80,22 @@ def schedules_figure(outdir="figures", full=False, seed=0):
         data[f"thm14 {key}"] = {"T": np.arange(T14 + 1), "mean_ci": np.array(_mean_ci(Dl))}
         cases14.append((key, Dl, Ts, fit, stated))
     # ------------------------------------------------------------------ Theorem 15
-    cl15 = C._thm15_problem(s_prob15)
-    L0 = C.THM15["L0"]
+    cl15 = C15._thm15_problem(s_prob15)
+    L0 = C15.THM15["L0"]
     lam15 = sch.theorem15_lambda_min(L0)
     c = 90 * lam15 ** 3
     T15 = 6000 if full else 2400
     h_min = float(np.linalg.eigvalsh(cl15.hessian_F_k(lam15).mean(0))[0])
     cases15 = []
     for no_s, s_run, reps, stated in ((True, s15a, 8 if full else 3, -2 / 3), (False, s15b, 8 if full else 3, -0.5)):
-        beta = C.THM15_BETA_NO_SAMPLING if no_s else 1.0
+        beta = C15.THM15_BETA_NO_SAMPLING if no_s else 1.0
         D = c * beta ** (2 / 3) / 2 if no_s else c / 2
-        schedule = sch.theorem15_schedule(T15, lam=lam15, beta=beta, R=C.THM15["R"], D=D, no_sampling=no_s, n=cl15.n,
+        schedule = sch.theorem15_schedule(T15, lam=lam15, beta=beta, R=C15.THM15["R"], D=D, no_sampling=no_s, n=cl15.n,
                                           L=L0)
-        Yall = cached_map(partial(thm15_running_average, cl15=cl15, lam15=lam15, T15=T15, R=C.THM15["R"], L0=L0),
+        Yall = cached_map(partial(thm15_running_average, cl15=cl15, lam15=lam15, T15=T15, R=C15.THM15["R"], L0=L0),
                           [(no_s, beta, D, reps, s_run)], namespace="lpproj.schedules.thm15",
-                          params={"problem_seed": s_prob15, "T15": T15, "lam15": lam15, "R": C.THM15["R"], "L0": L0})[0]
-        T_ok = int(np.searchsorted(h_min * np.cumsum(schedule.eta_tilde), C.THM15_HT)) + 1
+                          params={"problem_seed": s_prob15, "T15": T15, "lam15": lam15, "R": C15.THM15["R"], "L0": L0})[0]
+        T_ok = int(np.searchsorted(h_min * np.cumsum(schedule.eta_tilde), C15.THM15_HT)) + 1
         key = "S=N" if no_s else "S<N"
         Tgrid = np.arange(1, T15 + 1)
         if T_ok < T15 // 2:
@@ -105,7 +105,7 @@ def schedules_figure(outdir="figures", full=False, seed=0):
                                     "beta": beta, "replicates": reps}
         else:
             fit, Ts = None, None
-            fits[f"thm15 {key}"] = {"slope": None, "note": f"transient lasts to T ~ {(C.THM15_HT * c / (2 * h_min)) ** 2:.2g}",
+            fits[f"thm15 {key}"] = {"slope": None, "note": f"transient lasts to T ~ {(C15.THM15_HT * c / (2 * h_min)) ** 2:.2g}",
                                     "stated": stated, "beta": beta, "replicates": reps}
         data[f"thm15 {key}"] = {"T": Tgrid, "mean_ci": np.array(_mean_ci(Yall))}
         cases15.append((key, Tgrid, Yall, Ts, fit, stated, beta, T_ok))
@@ -117,7 +117,8 @@ def schedules_figure(outdir="figures", full=False, seed=0):
         for key, Dl, Ts, fit, stated in cases14:
             m, lo, hi = _mean_ci(Dl)
             a1.plot(x[1:], m[1:], color=col[key], lw=1.2,
-                    label=f"{key}: fit slope {fit.slope:.2f} (99% CI [{fit.ci[0]:.2f}, {fit.ci[1]:.2f}]), stated <= {stated:g}")
+                    label=f"${key}$: fit slope {fit.slope:.2f} (99% CI [{fit.ci[0]:.2f}, {fit.ci[1]:.2f}]), "
+                          f"stated $\\leq {stated:g}$")
             a1.fill_between(x[1:], lo[1:], hi[1:], color=col[key], alpha=0.2, lw=0)
             xf = zeta + Ts
             a1.plot(xf, np.exp(fit.intercept) * xf ** fit.slope, color=col[key], ls="-", lw=2.6, alpha=0.5)
@@ -129,12 +130,16 @@ def schedules_figure(outdir="figures", full=False, seed=0):
         a1.set_yscale("log")
         a1.set_xlabel(r"$\zeta + T$  ($\zeta = 72\kappa_F(1 + 7\kappa_F/\beta)$ = %.0f)" % zeta)
         a1.set_ylabel(r"$E\|\tilde w_T - \tilde w^*\|^2$ (from $\tilde w_0 = \tilde w^*$)")
-        a1.set_title("Theorem 14: N=8, beta=50, R=2 (thick: fit, dashed: stated)")
+        t14 = C14.THM14
+        a1.set_title("Theorem 14: " + tex_params({"N": t14["N"], r"\beta": t14["beta"], "R": t14["R"]})
+                     + " (thick: fit, dashed: stated)")
         a1.legend(fontsize=7.5, loc="center left")
         for key, Tgrid, Yall, Ts, fit, stated, beta, T_ok in cases15:
             m, lo, hi = _mean_ci(Yall)
-            lab = (f"{key}, beta={beta:g}: fit slope {fit.slope:.3f} (99% CI [{fit.ci[0]:.3f}, {fit.ci[1]:.3f}])"
-                   if fit is not None else f"{key}, beta={beta:g}: still in the initial transient (needs T ~ 2e7)")
+            lab = (f"${key}$, $\\beta={beta:g}$: fit slope {fit.slope:.3f} (99% CI [{fit.ci[0]:.3f}, {fit.ci[1]:.3f}])"
+                   if fit is not None else
+                   f"${key}$, $\\beta={beta:g}$: still in the initial transient (needs $T\\sim "
+                   f"{tex_number((C15.THM15_HT * c / (2 * h_min)) ** 2, 1)}$)")
             a2.plot(Tgrid, m, color=col[key], lw=1.2, label=lab)
             a2.fill_between(Tgrid, lo, hi, color=col[key], alpha=0.2, lw=0)
             if fit is not None:
@@ -145,13 +150,14 @@ def schedules_figure(outdir="figures", full=False, seed=0):
                 a2.axvline(T_ok, color=col[key], ls=":", lw=0.8)
         a2.set_xscale("log")
         a2.set_yscale("log")
-        a2.set_xlabel("T (rounds)")
+        a2.set_xlabel("$T$ (rounds)")
         a2.set_ylabel(r"$E\|\nabla F(\tilde w_{t^*})\|^2$, $P(t^*=i) = \eta_i/\sum_{j<T}\eta_j$")
-        a2.set_title(f"Theorem 15: A6 least squares, lam={lam15:.3f} (dotted: end of transient)")
+        a2.set_title(f"Theorem 15: A6 least squares, $\\lambda={lam15:.3f}$ (dotted: end of transient)")
         a2.legend(fontsize=7.5, loc="lower left")
         fig.suptitle("lp-proj decaying schedules: bands = 99% t intervals over replicates", fontsize=9)
+        label_log_axes(fig)
         fig.tight_layout()
         return save_figure(fig, outdir, "lpproj_schedules", data,
-                           {"thm14": {**C.THM14, "zeta": zeta, "T_max": T14}, "thm15": {**C.THM15, "lam": lam15,
+                           {"thm14": {**C14.THM14, "zeta": zeta, "T_max": T14}, "thm15": {**C15.THM15, "lam": lam15,
                                                                                          "T_max": T15}},
                            {"reference": "Theorems 14, 15, 27, 28 (Sec. 4.1.3, App. A.5-A.6)", "fitted_slopes": fits})

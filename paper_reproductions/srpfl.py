@@ -21,12 +21,12 @@ import numpy as np
 from functools import partial
 
 from fedtheory.parallel import cached_map
-from fedtheory.plotting import plt, save_figure, style
+from fedtheory.plotting import label_log_axes, plt, save_figure, style, tex_number, tex_params
 from fedtheory.random import spawn_seeds
 from types import SimpleNamespace
 
-from fedtheory.srpfl import (expected_order_statistic, fedavg_wallclock, idealised_wallclock, noise_floor,
-                             run_srpfl, switch_point, theorem49_ratio_bound)
+from fedtheory.srpfl import (fedavg_wallclock, idealised_wallclock, noise_floor, run_srpfl, switch_point,
+                             theorem49_ratio_bound)
 from fedtheory_checks.srpfl import PAPER
 
 COLORS = {"SRPFL": "#1f77b4", "FedRep": "#d62728", "FedAvg": "#7f7f7f"}
@@ -35,7 +35,7 @@ LABELS = {"SRPFL": "FedRep-SRPFL", "FedRep": "FedRep", "FedAvg": "FedAvg (single
 
 def comm_label(c) -> str:
     """Panel label for the fixed communication time per round, ``C = c/lambda`` (the papers' "C.T.")."""
-    return f"communication time C={float(c):g}"
+    return f"communication time $C={float(c):g}$"
 
 
 def _on_grid(res_list, grid, attr):
@@ -115,7 +115,7 @@ def wallclock(outdir="figures", full=False, seed=0):
                         ax.fill_between(grid, lo, hi, color=COLORS[name], alpha=0.2, linewidth=0)
                         data[key][f"{name}_{metric}_median"] = med
                     ax.set_yscale("log")
-                    part = "full (N=M)" if frac == 1 else "partial (N=M/5)"
+                    part = "full ($N=M$)" if frac == 1 else "partial ($N=M/5$)"
                     ax.set_title(f"{comm_label(c)}\n{speeds} speeds, {part}", fontsize=9)  # 2 lines: no overlap
                     if i == 2:
                         ax.set_xlabel(r"simulated wall-clock time (units of $1/\lambda$)")
@@ -126,10 +126,12 @@ def wallclock(outdir="figures", full=False, seed=0):
                 ax.set_ylabel(r"$\mathrm{dist}(B^t,B^*)$" if metric == "dist" else "test MSE (exact)")
             handles, labels = axes[0, 0].get_legend_handles_labels()  # outside the panels: it covers no data
             fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=9, bbox_to_anchor=(0.5, 0.0))
-            fig.suptitle(f"FedRep vs FedRep-SRPFL (and FedAvg) on wall-clock time (linear analogue): d={p['d']}, "
-                         f"k={p['k']}, M={p['M']}, m={p['m']}, sigma={p['sigma']}, n0={p['n0']}, "
-                         f"{p['stage_lengths']} rounds/stage; median and 10-90% band over {p['seeds']} seeds",
+            fig.suptitle("FedRep vs FedRep-SRPFL (and FedAvg) on wall-clock time (linear analogue): "
+                         + tex_params({"d": p["d"], "k": p["k"], "M": p["M"], "m": p["m"], r"\sigma": p["sigma"],
+                                       "n_0": p["n0"]})
+                         + f", {p['stage_lengths']} rounds/stage; median and 10-90% band over {p['seeds']} seeds",
                          fontsize=10)
+            label_log_axes(fig)
             fig.tight_layout(rect=(0, 0.035, 1, 1))
             paths.append(save_figure(fig, outdir, name, data if metric == "dist" else
                                      {k_: {kk: vv for kk, vv in v.items() if "mse" in kk or kk == "time"}
@@ -187,10 +189,11 @@ def speedup(outdir="figures", full=False, seed=0):
                 ts, _, per_s = idealised_wallclock(int(N), p["n0"], p["a"], p["c_hat"], 1.0, c)
                 tf, rf, _ = idealised_wallclock(int(N), p["n0"], p["a"], p["c_hat"], 1.0, c, schedule="fedrep")
                 ideal.append(ts / tf)
-            ax.plot(Ns, ideal, "o" + ls, color="#1f77b4", label=f"idealised (exact order-statistic means), c={c:g}")
-            ax.plot(Ns, sim, "x", color="#2ca02c", ms=9, label=f"simulated (random Exp(1) times per stage), c={c:g}")
+            ax.plot(Ns, ideal, "o" + ls, color="#1f77b4", label=f"idealised (exact order-statistic means), $c={c:g}$")
+            ax.plot(Ns, sim, "x", color="#2ca02c", ms=9,
+                    label=f"simulated (random Exp(1) times per stage), $c={c:g}$")
             ax.plot(Ns, theorem49_ratio_bound(Ns, p["c_hat"], c), ls, color="k",
-                    label=f"Theorem 4.9 explicit bound (256), c={c:g}")
+                    label=f"Theorem 4.9 explicit bound (256), $c={c:g}$")
             data[f"idealised_c{c:g}"] = ideal
             data[f"simulated_c{c:g}"] = sim
             data[f"thm49_bound_c{c:g}"] = theorem49_ratio_bound(Ns, p["c_hat"], c)
@@ -203,15 +206,16 @@ def speedup(outdir="figures", full=False, seed=0):
         ax.errorbar(p["real_N"], med, yerr=[[m_ - min(r) for m_, r in zip(med, real)],
                                             [max(r) - m_ for m_, r in zip(med, real)]],
                     fmt="s", color="#d62728", capsize=3,
-                    label="real exact runs (random init), time to dist<=0.05 (median, min-max), c=0")
+                    label=r"real exact runs (random init), time to $\mathrm{dist}\leq 0.05$ (median, min-max), $c=0$")
         data["real_N"] = p["real_N"]
         data["real_ratios"] = real
         ax.axhline(1, color="0.5", lw=0.8)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-        ax.set_xlabel("number of sampled clients N (log2 scale)")
+        ax.set_xlabel("number of sampled clients $N$ (log2 scale)")
         ax.set_ylabel(r"$E[T_{SRPFL}] / E[T_{FedRep}]$")
-        ax.set_title(f"Wall-clock ratio vs N (a={p['a']}, c_hat={p['c_hat']}, n0={p['n0']}, lambda=1)")
+        ax.set_title("Wall-clock ratio vs $N$ ("
+                     + tex_params({"a": p["a"], r"\hat c": p["c_hat"], "n_0": p["n0"], r"\lambda": 1}) + ")")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         return [save_figure(fig, outdir, "srpfl_speedup", data, p,
                             {"reference": "Theorem 4.9, Lemmas B.2-B.3"})]
@@ -263,14 +267,16 @@ def draw_stages(res, a, p, X):
         ax.hlines(noise_floor(a, 2 ** res.stage[s0]), s0, s1, colors="#d62728", lw=1.5,
                   label="floor $D_r$ (Corollary A.11)" if r == 0 else None)
         ax.axvline(s0, color="0.8", lw=0.8)
-        ax.text((s0 + s1) / 2, low / 4, f"stage {res.stage[s0]}\nn={res.participants[s0]}", fontsize=7.5,
+        ax.text((s0 + s1) / 2, low / 4, f"stage {res.stage[s0]}\n$n={res.participants[s0]}$", fontsize=7.5,
                 color="0.3", ha="center", va="center")
     for r, x in enumerate(X):
         ax.axhline(x, color="#2ca02c", lw=0.8, ls=":", label="switching points $X_{r+1}$ (206)" if r == 0 else None)
-    ax.set_xlabel("round t")
+    ax.set_xlabel("round $t$")
     ax.set_ylabel(r"$\mathrm{dist}(B^t,B^*)$ (principal-angle distance)")
-    ax.set_title(f"Stages of FedRep-SRPFL (Lemma B.1 lengths, a={a:.2e}; d={p['d']}, k={p['k']}, "
-                 f"N={p['N']}, n0={p['n0']}, m={p['m']}, sigma={p['sigma']})", fontsize=9)
+    ax.set_title("Stages of FedRep-SRPFL (Lemma B.1 lengths, " + tex_params({"a": tex_number(a)}) + "; "
+                 + tex_params({"d": p["d"], "k": p["k"], "N": p["N"], "n_0": p["n0"], "m": p["m"],
+                               r"\sigma": p["sigma"]}) + ")", fontsize=9)
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)  # below: covers no data
+    label_log_axes(fig)
     fig.tight_layout()
     return fig

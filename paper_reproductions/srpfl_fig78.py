@@ -11,16 +11,16 @@ speeds, full participation):
   exponential rates), and correlated data/system heterogeneity.
 
 The experiments are those of the claims ``srpfl.fig7.homogeneous`` and ``srpfl.fig8.*``
-(:mod:`fedtheory_checks.srpfl.sec3_figs`), run through the task cache with the same seeds, so the figures
+(:mod:`fedtheory_checks.srpfl.fig7_fig8`), run through the task cache with the same seeds, so the figures
 reuse a full ``verify`` run's results.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from fedtheory.plotting import plt, save_figure, style
+from fedtheory.plotting import label_log_axes, plt, save_figure, style, tex_params
 from fedtheory_checks.srpfl import PAPER
-from fedtheory_checks.srpfl import sec3_figs as sf
+from fedtheory_checks.srpfl import fig7_fig8 as sf
 
 COLORS = {"SRPFL": "#1f77b4", "FedRep": "#d62728"}
 LABELS = {"SRPFL": "FedRep-SRPFL", "FedRep": "FedRep"}
@@ -55,7 +55,7 @@ def _curves(ax, groups, metric_label, target, title):
             ax.plot(grid, row, color=COLORS[name], lw=0.5, alpha=0.35)
         ax.plot(grid, med, color=COLORS[name], lw=2, label=f"{LABELS[name]} (median; thin: groups)")
         data[f"{name}_median"] = med
-    ax.axhline(target, color="0.3", ls=":", lw=1, label=f"target {target:g}")
+    ax.axhline(target, color="0.3", ls=":", lw=1, label=f"target ${target:g}$")
     ax.set_yscale("log")
     ax.set_xscale("symlog", linthresh=1.0)
     ax.set_xlim(left=0)
@@ -63,6 +63,13 @@ def _curves(ax, groups, metric_label, target, title):
     ax.set_ylabel(metric_label)
     ax.set_title(title, fontsize=9)
     return data
+
+
+def _base_text(k_note: str = "") -> str:
+    """The shared settings in the paper's symbols: ``$N=M=64$, $d=20$, $k=2$, ...``, ``k_note`` after ``k``."""
+    b = sf.FIG_BASE
+    return (tex_params({"N=M": b["M"], "d": b["d"], "k": b["k"]}) + k_note + ", "
+            + tex_params({"m": b["m"], r"\sigma": b["sigma"], "n_0": b["n0"]}))
 
 
 def _factors(groups):
@@ -93,13 +100,14 @@ def figure7(outdir="figures", full=False, seed=0):
         ax.axhline(1, color="0.5", lw=0.8)
         ax.set_yscale("log")
         ax.set_xticks(range(len(runs)), list(runs))
-        ax.set_ylabel("T_FedRep / T_SRPFL to the target (per group)")
+        ax.set_ylabel(r"$T_{FedRep} / T_{SRPFL}$ to the target (per group)")
         ax.set_title("time-to-target speed-up (dots: groups, bar: median)", fontsize=9)
-        axes[0].legend(fontsize=7, loc="lower left")
-        fig.suptitle(f"Fig. 7 linear analogue: N=M={sf.FIG_BASE['M']}, d={sf.FIG_BASE['d']}, k={sf.FIG_BASE['k']}, "
-                     f"m={sf.FIG_BASE['m']}, sigma={sf.FIG_BASE['sigma']}, n0={sf.FIG_BASE['n0']}, fixed Exp(1) speeds, "
-                     f"communication time C=0; {G} groups x {r} paired replicates", fontsize=10)
-        fig.tight_layout()
+        handles, labels = axes[0].get_legend_handles_labels()  # under the panels: it covers no data
+        fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8.5, frameon=False)
+        fig.suptitle("Fig. 7 linear analogue: " + _base_text() + f", fixed Exp(1) speeds, communication time $C=0$; "
+                     f"{G} groups x {r} paired replicates", fontsize=10)
+        label_log_axes(fig)
+        fig.tight_layout(rect=(0, 0.07, 1, 1))
         return [save_figure(fig, outdir, "srpfl_fig7", data, p, {"reference": "Figure 7 (linear analogue)"})]
 
 
@@ -121,10 +129,12 @@ def figure8(outdir="figures", full=False, seed=0):
             data[f"imbalanced_{name}"] = _curves(axes[0, j], groups, r"$\mathrm{dist}(B^t,B^*)$", sf.FIG_BASE["target"],
                                                  f"imbalanced: {name} batch sizes")
         data["stragglers_curves_mean_0.3"] = _curves(axes[0, 2], strag[("mean", 0.3)], r"$\mathrm{dist}(B^t,B^*)$",
-                                                     sf.FIG_BASE["target"], "30% stragglers (lambda read as means)")
+                                                     sf.FIG_BASE["target"], r"30% stragglers ($\lambda$ read as means)")
         data["correlated_curves_rho1"] = _curves(axes[0, 3], corr[1.0], r"$\mathrm{dist}(B^t,B^*)$",
-                                                 sf.FIG_BASE["target"], "correlated heterogeneity, rho = 1 (k=3)")
-        axes[0, 0].legend(fontsize=7, loc="lower left")
+                                                 sf.FIG_BASE["target"], r"correlated heterogeneity, $\rho=1$ ($k=3$)")
+        handles, labels = axes[0, 0].get_legend_handles_labels()  # above the panels: it covers no data
+        fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.955), ncol=len(labels), fontsize=8.5,
+                   frameon=False)
         # bottom row: speed-ups and times
         ax = axes[1, 0]
         for j, (name, groups) in enumerate(imb.items()):
@@ -134,17 +144,17 @@ def figure8(outdir="figures", full=False, seed=0):
             data[f"imbalanced_{name}"]["speedup_factors"] = f
         ax.set_xticks(range(len(imb)), list(imb))
         ax.set_title("imbalanced: speed-up per group", fontsize=9)
-        ax.set_ylabel("T_FedRep / T_SRPFL")
+        ax.set_ylabel(r"$T_{FedRep} / T_{SRPFL}$")
         ax = axes[1, 1]
         for rd, ls in (("mean", "-"), ("rate", "--")):
             for name in ("SRPFL", "FedRep"):
                 med = [float(np.median(sf._median_times(strag[(rd, f)], name))) for f in sf.FIG8_FRACTIONS]
                 ax.plot(sf.FIG8_FRACTIONS, med, ("o" if rd == "mean" else "s") + ls, color=COLORS[name],
-                        label=f"{LABELS[name]}, lambda as {rd}s")
+                        label=f"{LABELS[name]}, $\\lambda$ as {rd}s")
                 data[f"stragglers_time_{rd}_{name}"] = med
         ax.set_yscale("log")
         ax.set_xlabel("fraction of 'stragglers'")
-        ax.set_ylabel("time to dist <= 0.1 (median over groups)")
+        ax.set_ylabel(r"time to $\mathrm{dist}\leq 0.1$ (median over groups)")
         ax.set_title("% stragglers: time to target, both readings", fontsize=9)
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False,
                   handlelength=3.5)  # below: covers no data
@@ -152,11 +162,11 @@ def figure8(outdir="figures", full=False, seed=0):
         for rd, mk in (("mean", "o"), ("rate", "s")):
             med = [float(np.median(_factors(strag[(rd, f)]))) for f in sf.FIG8_FRACTIONS]
             ax.plot(sf.FIG8_FRACTIONS, med, mk + "-", color="#2ca02c" if rd == "mean" else "#9467bd",
-                    label=f"lambda read as {rd}s")
+                    label=f"$\\lambda$ read as {rd}s")
             data[f"stragglers_speedup_{rd}"] = med
         ax.set_yscale("log")
         ax.set_xlabel("fraction of 'stragglers'")
-        ax.set_ylabel("T_FedRep / T_SRPFL (median)")
+        ax.set_ylabel(r"$T_{FedRep} / T_{SRPFL}$ (median)")
         ax.set_title("% stragglers: speed-up, both readings", fontsize=9)
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)  # below: covers no data
         ax = axes[1, 3]
@@ -167,15 +177,16 @@ def figure8(outdir="figures", full=False, seed=0):
             med.append(float(np.median(f)))
         ax.plot(sf.FIG8_RHO, med, "k-", lw=2, label="median")
         data["correlated_speedup_median"] = med
-        ax.set_xlabel("rho (probability a client's head group matches its speed tercile)")
-        ax.set_ylabel("T_FedRep / T_SRPFL")
+        ax.set_xlabel(r"$\rho$ (probability a client's head group matches its speed tercile)")
+        ax.set_ylabel(r"$T_{FedRep} / T_{SRPFL}$")
         ax.set_title("correlated heterogeneity: speed-up per group", fontsize=9)
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)  # below: covers no data
         for ax in (axes[1, 0], axes[1, 3]):
             ax.axhline(1, color="0.5", lw=0.8)
             ax.set_yscale("log")
-        fig.suptitle(f"Fig. 8 linear analogue: N=M={sf.FIG_BASE['M']}, d={sf.FIG_BASE['d']}, k=2 (3 when correlated), "
-                     f"m={sf.FIG_BASE['m']}, sigma={sf.FIG_BASE['sigma']}, n0={sf.FIG_BASE['n0']}, fixed speeds, communication time C=0, "
-                     f"target dist <= {sf.FIG_BASE['target']}; {G} groups x {r} paired replicates", fontsize=10)
-        fig.tight_layout()
+        fig.suptitle("Fig. 8 linear analogue: " + _base_text(" (3 when correlated)") + ", fixed speeds, communication "
+                     "time $C=0$, target " + r"$\mathrm{dist}\leq$" + f" {sf.FIG_BASE['target']}; {G} groups x {r} paired "
+                     "replicates", fontsize=10)
+        label_log_axes(fig)
+        fig.tight_layout(rect=(0, 0, 1, 0.94))
         return [save_figure(fig, outdir, "srpfl_fig8", data, p, {"reference": "Figure 8 (linear analogue)"})]
