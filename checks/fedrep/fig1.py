@@ -206,21 +206,22 @@ def figure_fig1_mtest(outdir="figures", full=False, seed=0):
         x = np.arange(len(ms))
         for ax, form, title in zip(axes, ("corrected", "printed"),
                                    ("notebook error, no extra scaling (= objective (3))",
-                                    "as in the paper's Fig. 1 (divided by m_test = 100)")):
+                                    r"as in the paper's Fig. 1 (divided by $m_{test} = 100$)")):
             for j, meth in enumerate(("Local", "FedAvg", "FedRep")):
                 ax.bar(x + (j - 1) * 0.26, data[f"{form}/{meth}"], 0.26, color=METHOD_COLORS[meth],
                        label=meth + (" + head FT" if meth == "FedAvg" else ""))
                 ax.plot(x + (j - 1) * 0.26, data[f"exact/{meth}"], "k_", markersize=14, mew=1.5,
                         label="exact objective" if j == 0 else None)
-            ax.set_xticks(x, [f"m={m}" for m in ms])
+            ax.set_xticks(x, [f"$m={m}$" for m in ms])
             ax.set_yscale("log")
             ax.set_title(title)
-            ax.set_xlabel("training samples per client m")
+            ax.set_xlabel("training samples per client $m$")
         axes[0].set_ylabel(r"$\frac{1}{2n}\sum_i\sum_j$ residual$^2$ (test rows $x/\sqrt{m_{test}}$)")
         handles, labels = axes[0].get_legend_handles_labels()  # below the panels: it covers no bar
         fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
         fig.subplots_adjust(bottom=0.24, top=0.84)
-        fig.suptitle(f"FedRep Fig. 1 scale (T15): d=20, k=2, n=100, r=1, {rounds} rounds, median of {reps}", fontsize=10)
+        fig.suptitle(f"FedRep Fig. 1 y-axis scale: $d=20$, $k=2$, $n=100$, $r=1$, {rounds} rounds, median of {reps}",
+                     fontsize=10)
         return save_figure(fig, outdir, "fedrep_fig1_mtest", data,
                            {"ms": list(ms), "d": 20, "k": 2, "n": 100, "r": 1.0, "rounds": rounds, "seeds": reps,
                             "m_test": 100, "sigma_train": PAPER_NOISE, "fedavg_eta": 0.05, "seed": seed},

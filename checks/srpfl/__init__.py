@@ -33,7 +33,6 @@ Appendix A's proof quantities). Root causes of the findings: :mod:`.root_causes`
 ``outcomes.csv``. Results ledger: :mod:`.ledger` (rows in :mod:`.ledger_main`, :mod:`.ledger_appendix_a`,
 :mod:`.ledger_appendix_bc`). Figures: ``fedtheory_reproductions.srpfl`` and ``fedtheory_reproductions.srpfl_fig78``.
 """
-import importlib
 import os
 
 from fedtheory import Citation, Paper
@@ -69,13 +68,3 @@ PAPER.calculator(arguments=_calc.arguments, help=_calc.HELP)(_calc.run)
 # the outcomes the maintainers established per claim and mode (a differing verdict is a regression)
 PAPER.set_expected_outcomes(os.path.join(os.path.dirname(__file__), "outcomes.csv"))
 
-#: former module name -> module: ``fedtheory_reproductions.srpfl_fig78`` imports the Figure 7-8 settings as
-#: ``sec3_figs``; remove this entry once it imports :mod:`.fig7_fig8`
-_FORMER_MODULES = {"sec3_figs": "fig7_fig8"}
-
-
-def __getattr__(name):
-    """``from fedtheory_checks.srpfl import <former module name>`` resolves to the module that holds it now."""
-    if name in _FORMER_MODULES:
-        return importlib.import_module(f"{__name__}.{_FORMER_MODULES[name]}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
