@@ -8,7 +8,8 @@
 #   MUTATION_NAMES=survivors.txt bash .ci/mutation.sh srpfl-theory  # re-run only the named mutants
 #
 # Each module is mutated in a throw-away clone of the current checkout (uncommitted changes to
-# fedtheory/ and tests/ are copied in), with only its fast test files, so the work tree, the
+# fedtheory/ and tests/ are copied in), with only its own test file (tests/<area>/test_<module>.py, which
+# mirrors the package) and the few extra files the table names, so the work tree, the
 # editable install and other people's edits are never touched. mutmut puts the mutated copy
 # first on sys.path; the script checks that the tests really import it. Per module it prints
 # killed / total (a timeout counts as killed: the tests did not pass), the mutants listed as
@@ -23,40 +24,54 @@ out=${MUTATION_OUT:-/tmp/fedtheory-mutation}
 mkdir -p "$out"
 python3 -c 'import mutmut' 2>/dev/null || python3 -m pip install -q 'mutmut>=3,<4'
 
-# module name | file to mutate | fast test files (pytest arguments)
+# module name | file to mutate | pytest arguments besides the module's own test file, which mirrors it:
+# fedtheory/<m>.py -> tests/core/test_<m>.py, fedtheory/decide/_<m>.py -> tests/decide/test_<m>.py,
+# fedtheory/<subject>/<m>.py -> tests/<subject>/test_<m>.py (the paper catalogue's tests, tests/papers/, run claims
+# and are not used here)
 modules=(
-  "decide-stats|fedtheory/decide/_stats.py|tests/core/test_decide.py"
-  "decide-bounds|fedtheory/decide/_bounds.py|tests/core/test_decide.py"
-  "decide-fits|fedtheory/decide/_fits.py|tests/core/test_decide.py"
-  "decide-outcomes|fedtheory/decide/_outcomes.py|tests/core/test_decide.py"
-  "decide-compound|fedtheory/decide/_compound.py|tests/core/test_decide.py"
-  "claims|fedtheory/claims.py|tests/core/test_claims.py"
-  "montecarlo|fedtheory/montecarlo.py|tests/test_core.py tests/test_bugs_montecarlo.py -k not~dask~and~not~sweep"
-  "representation-theory|fedtheory/representation/theory.py|tests/test_representation.py tests/test_bugs_representation.py"
-  "representation-algorithms|fedtheory/representation/algorithms.py|tests/test_representation.py tests/test_bugs_representation.py tests/test_reduced_sampler.py tests/test_replicates.py -k not~equal_in_law"
-  "representation-replicates|fedtheory/representation/replicates.py|tests/test_replicates.py tests/test_representation.py"
-  "srpfl-theory|fedtheory/srpfl/theory.py|tests/test_srpfl.py tests/test_bugs_srpfl.py"
-  "srpfl-algorithms|fedtheory/srpfl/algorithms.py|tests/test_srpfl.py tests/test_bugs_srpfl.py tests/test_srpfl_replicates.py"
-  "srpfl-replicates|fedtheory/srpfl/replicates.py|tests/test_srpfl_replicates.py tests/test_srpfl.py"
-  "lpproj-theory|fedtheory/lpproj/theory.py|tests/test_lpproj.py tests/test_bugs_lpproj.py tests/test_lpproj_fairness.py tests/test_lpproj_library_edge_cases.py -k not~fairness_expectation~and~not~claim"
-  "lpproj-algorithms|fedtheory/lpproj/algorithms.py|tests/test_lpproj.py tests/test_bugs_lpproj.py tests/test_lpproj_fairness.py tests/test_lpproj_library_edge_cases.py -k not~fairness_expectation~and~not~claim"
-  "lowrank-theory|fedtheory/lowrank/theory.py|tests/test_lowrank.py tests/test_bugs_lowrank.py"
-  "lowrank-algorithms|fedtheory/lowrank/algorithms.py|tests/test_lowrank.py tests/test_bugs_lowrank.py"
-  "linalg|fedtheory/linalg.py|tests/test_linalg.py tests/test_bugs_linalg.py tests/test_structure_proof_quantities_linalg_kernels.py"
-  "representation-structure|fedtheory/representation/structure.py|tests/test_fedrep_errata.py tests/test_structure_proof_quantities_linalg_kernels.py"
-  "srpfl-proof-quantities|fedtheory/srpfl/proof_quantities.py|tests/test_srpfl_lemmas.py tests/test_structure_proof_quantities_linalg_kernels.py"
-  "representation-sample-budget|fedtheory/representation/sample_budget.py|tests/test_fedrep_sample_complexity.py tests/test_structure_proof_quantities_linalg_kernels_more.py"
-  "srpfl-meta|fedtheory/srpfl/meta.py|tests/test_srpfl_sec3_figs.py tests/test_structure_proof_quantities_linalg_kernels_more.py"
-  "lpproj-stochastic|fedtheory/lpproj/stochastic.py|tests/test_lpproj_thm9.py tests/test_lpproj_library_edge_cases.py -k not~claim~and~not~fails_paths"
-  "lpproj-schedules|fedtheory/lpproj/schedules.py|tests/test_lpproj_schedules.py tests/test_lpproj_library_edge_cases.py -k not~claim~and~not~fails_path"
-  "lpproj-robust|fedtheory/lpproj/robust.py|tests/test_lpproj_robust.py tests/test_lpproj_library_edge_cases.py -k not~claim~and~not~fails_path"
-  "lpproj-extras|fedtheory/lpproj/extras.py|tests/test_lpproj_extras.py tests/test_lpproj_library_edge_cases.py -k not~claim~and~not~fails_path"
-  "lpproj-a6|fedtheory/lpproj/a6.py|tests/test_lpproj_a6.py tests/test_lpproj_library_edge_cases.py -k not~claim~and~not~fails_path"
-  "lowrank-fedave|fedtheory/lowrank/fedave.py|tests/test_fedlrgd_fedave.py tests/test_lowrank_library_edge_cases.py -k not~claim~and~not~fails_path"
-  "lowrank-chain|fedtheory/lowrank/chain.py|tests/test_fedlrgd_thm2_chain.py tests/test_lowrank_library_edge_cases.py -k not~claim~and~not~fails_path"
-  "lowrank-assumption8|fedtheory/lowrank/assumption8.py|tests/test_fedlrgd_assumption8.py tests/test_lowrank_library_edge_cases.py -k not~claim~and~not~fails_path"
-  "lowrank-holder-classes|fedtheory/lowrank/holder_classes.py|tests/test_fedlrgd_holder_classes.py tests/test_lowrank_library_edge_cases.py -k not~claim~and~not~fails_path"
+  "decide-stats|fedtheory/decide/_stats.py|"
+  "decide-bounds|fedtheory/decide/_bounds.py|"
+  "decide-fits|fedtheory/decide/_fits.py|"
+  "decide-outcomes|fedtheory/decide/_outcomes.py|"
+  "decide-compound|fedtheory/decide/_compound.py|"
+  "claims|fedtheory/claims.py|"
+  "montecarlo|fedtheory/montecarlo.py|"
+  "linalg|fedtheory/linalg.py|"
+  "representation-theory|fedtheory/representation/theory.py|"
+  "representation-algorithms|fedtheory/representation/algorithms.py|tests/representation/test_replicates.py -k not~equal_in_law"
+  "representation-replicates|fedtheory/representation/replicates.py|tests/representation/test_algorithms.py"
+  "representation-structure|fedtheory/representation/structure.py|"
+  "representation-sample-budget|fedtheory/representation/sample_budget.py|"
+  "srpfl-theory|fedtheory/srpfl/theory.py|"
+  "srpfl-algorithms|fedtheory/srpfl/algorithms.py|tests/srpfl/test_replicates.py"
+  "srpfl-replicates|fedtheory/srpfl/replicates.py|tests/srpfl/test_algorithms.py"
+  "srpfl-proof-quantities|fedtheory/srpfl/proof_quantities.py|"
+  "srpfl-meta|fedtheory/srpfl/meta.py|"
+  "lpproj-theory|fedtheory/lpproj/theory.py|-k not~fairness_expectation"
+  "lpproj-algorithms|fedtheory/lpproj/algorithms.py|"
+  "lpproj-stochastic|fedtheory/lpproj/stochastic.py|"
+  "lpproj-schedules|fedtheory/lpproj/schedules.py|"
+  "lpproj-robust|fedtheory/lpproj/robust.py|"
+  "lpproj-extras|fedtheory/lpproj/extras.py|"
+  "lpproj-a6|fedtheory/lpproj/a6.py|"
+  "lowrank-theory|fedtheory/lowrank/theory.py|"
+  "lowrank-algorithms|fedtheory/lowrank/algorithms.py|"
+  "lowrank-fedave|fedtheory/lowrank/fedave.py|"
+  "lowrank-chain|fedtheory/lowrank/chain.py|"
+  "lowrank-assumption8|fedtheory/lowrank/assumption8.py|"
+  "lowrank-holder-classes|fedtheory/lowrank/holder_classes.py|"
 )
+
+# the test file that mirrors a module (see the table above)
+mirrored() {
+  local rel=${1#fedtheory/} base
+  base=$(basename "$rel" .py)
+  base=${base#_}
+  case $rel in
+    */*) echo "tests/$(dirname "$rel")/test_$base.py" ;;
+    *) echo "tests/core/test_$base.py" ;;
+  esac
+}
 
 want=("$@")
 selected() {
@@ -72,8 +87,9 @@ equivalents() {
 
 summary=()
 for row in "${modules[@]}"; do
-  IFS='|' read -r name file tests <<<"$row"
+  IFS='|' read -r name file extra <<<"$row"
   selected "$name" || continue
+  tests="$(mirrored "$file") $extra"
   work=$(mktemp -d /tmp/fedtheory-mut-XXXXXX)
   git -C "$repo" ls-files -z --cached --others --exclude-standard -- fedtheory tests checks pyproject.toml \
     | (cd "$repo" && xargs -0 cp --parents -t "$work")

@@ -1,7 +1,6 @@
-"""Claims and verdicts (fedtheory.claims): the outcome taxonomy, the verdict contract that every claim
-function's return must meet, recorded outcomes and the exit status of ``verify``."""
-from __future__ import annotations
-
+"""Tests of :mod:`fedtheory.claims`: the seven outcomes and their legacy names, the Verdict object and its text, the
+verdict contract and its errors, ``Claim.evaluate`` (mode, seed, timing, regime, root causes), recorded outcomes and
+the exit status."""
 import json
 import math
 import sys
@@ -10,7 +9,7 @@ import numpy as np
 import pytest
 
 from fedtheory import decide
-from fedtheory.claims import (CONTRACT_RULES, DECIDED, ERRATUM, ERROR, HOLDS, LEGACY_STATUS, REFUTED, STATUSES,
+from fedtheory.claims import (CONTRACT_RULES, DECIDED, ERRATUM, ERROR, FAILS, HOLDS, LEGACY_STATUS, REFUTED, STATUSES,
                               Claim, Verdict)
 from fedtheory.cli import exit_status, main
 
@@ -588,3 +587,18 @@ def test_dump_json_writes_the_header_and_the_verdicts(tmp_path):
     assert json.loads(path.read_text()) == {"tool": "fedtheory", "n": 2, "verdicts": [v.to_dict(), v.to_dict()]}
     dump_json([], str(path), header={"a": 1})
     assert path.read_text() == '{\n  "a": 1,\n  "verdicts": []\n}'  # indented two spaces
+
+
+def test_verdict_object():
+    v = Verdict(id="fedrep.x", paper="fedrep", reference="r", statement="s", status=HOLDS,
+                observed=np.float64(0.5), bound=1.0)
+    observed, bound = v
+    assert observed == 0.5 and bound == 1.0
+    assert v.to_dict()["observed"] == 0.5
+    assert "[holds]" in v.summary() and v.ok
+    with pytest.raises(ValueError, match="status"):
+        Verdict(id="a", paper="p", reference="r", statement="s", status="maybe", observed=0, bound=0)
+    assert not Verdict(id="a", paper="p", reference="r", statement="s", status=FAILS,
+                       observed=0, bound=0).ok
+    assert Verdict(id="a", paper="p", reference="r", statement="s", status=ERRATUM,
+                   observed=0, bound=0).ok
