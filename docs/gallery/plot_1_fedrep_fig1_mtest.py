@@ -34,7 +34,7 @@ paths = fedtheory.reproduce("fedrep", outdir=outdir, only=["fedrep.fig1-mtest"],
 # The code that made it
 # ---------------------
 # The figure function, registered with ``@PAPER.figure("fedrep.fig1-mtest", ...)`` in
-# ``checks/fedrep/errata.py``:
+# ``checks/fedrep/fig1.py``:
 import inspect
 
 from IPython.display import Code

@@ -527,3 +527,137 @@ def test_a_claim_that_raises_is_an_error_and_verify_goes_on(capsys, tmp_path):
         assert "'fine'" in recs["zzerr.c"]["evidence"]
     finally:
         unregister_paper("zzerr")
+
+
+# ---- fedtheory reproduce: keep a current figure, rewrite a changed one
+"""``fedtheory reproduce``: current figures are left untouched, changed ones written, ``--force`` rewrites.
+
+One cheap figure (FedLRGD's Proposition 2 quantiles, scipy only) goes through the command line in this
+process; one BLAS-heavy figure (FedRep Fig. 1 scale) is reproduced again in a subprocess with another
+OpenBLAS kernel (``OPENBLAS_CORETYPE=Prescott``), as another machine would. CPU time: about 20 s.
+"""
+
+import shutil
+import sys
+
+import pytest
+
+from fedtheory.cli import reproduce_line
+from fedtheory.plotting import FigureOutcome
+
+EXTS = ("png", "pdf", "json")
+FIG = ["reproduce", "fedlrgd", "--figure", "fedlrgd.erlang", "--no-cache", "-q"]
+
+
+def _state(folder, name="fedlrgd_erlang"):
+    return {e: ((folder / f"{name}.{e}").read_bytes(), (folder / f"{name}.{e}").stat().st_mtime_ns) for e in EXTS}
+
+
+def _age(folder, name="fedlrgd_erlang"):
+    for e in EXTS:
+        p = folder / f"{name}.{e}"
+        st = p.stat()
+        os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns - 3_600_000_000_000))
+
+
+def _run(capsys, out, *extra):
+    assert main(FIG + ["--out", str(out), *extra]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """A folder where `fedtheory reproduce` wrote the figure once, and what it printed."""
+    out = tmp_path_factory.mktemp("erlang")
+    import io
+    from contextlib import redirect_stdout
+
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        assert main(FIG + ["--out", str(out)]) == 0
+    return out, buf.getvalue()
+
+
+@pytest.fixture
+def folder(written, tmp_path):
+    """A copy of the written figure (same bytes)."""
+    for e in EXTS:
+        shutil.copy(written[0] / f"fedlrgd_erlang.{e}", tmp_path)
+    return tmp_path
+
+
+def test_second_run_keeps_force_rewrites(written, folder, capsys):
+    first = written[1]
+    assert "wrote " in first and ": new" in first and "1 written, 0 current" in first
+    tmp_path = folder
+    _age(tmp_path)
+    before = _state(tmp_path)
+    second = _run(capsys, tmp_path)
+    assert second.startswith("kept  ") and "0 written, 1 current and left untouched" in second
+    assert _state(tmp_path) == before
+    forced = _run(capsys, tmp_path, "--force")
+    assert ": forced" in forced
+    after = _state(tmp_path)
+    assert all(after[e][1] > before[e][1] for e in EXTS)
+    assert after["png"][0] == before["png"][0] and after["json"][0] == before["json"][0]  # same bytes again
+
+
+@pytest.mark.parametrize("factor, kept", [(1 + 3e-15, True), (1 + 1e-10, True), (1 + 1e-4, False)])
+def test_a_sidecar_from_another_machine(folder, capsys, factor, kept):
+    """A tracked sidecar whose numbers differ from this machine's by ``factor``: last-bit and sub-tolerance
+    differences keep the tracked files (with their own provenance); a difference above it rewrites them."""
+    tmp_path = folder
+    side = json.loads((tmp_path / "fedlrgd_erlang.json").read_text())
+    side["data"]["b10"]["quantile"] = [v * factor for v in side["data"]["b10"]["quantile"]]
+    side["provenance"]["platform"] = "Other-machine"
+    (tmp_path / "fedlrgd_erlang.json").write_text(json.dumps(side, indent=1) + "\n")
+    _age(tmp_path)
+    before = _state(tmp_path)
+    out = _run(capsys, tmp_path)
+    if kept:
+        assert out.startswith("kept  ") and _state(tmp_path) == before
+    else:
+        assert "wrote " in out and "data.b10.quantile[0]" in out
+        assert all(_state(tmp_path)[e][1] > before[e][1] for e in EXTS)
+        assert json.loads((tmp_path / "fedlrgd_erlang.json").read_text())["provenance"]["platform"] != "Other-machine"
+
+
+def test_reproduce_line():
+    kept = FigureOutcome("f", {"png": "figures/f.png"}, False, "current")
+    wrote = FigureOutcome("f", {"png": "figures/f.png"}, True, "provenance seed: 0 -> 1")
+    assert reproduce_line(kept).startswith("kept  figures/f.png (+ .pdf, .json): current")
+    assert reproduce_line(wrote) == "wrote figures/f.png (+ .pdf, .json): provenance seed: 0 -> 1"
+
+
+def test_force_is_in_the_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["reproduce", "--help"])
+    assert "--force" in capsys.readouterr().out
+
+
+def _openblas_dynamic() -> bool:
+    try:
+        import numpy as np
+
+        cfg = np.show_config(mode="dicts")
+        blas = cfg["Build Dependencies"]["blas"]
+        return "openblas" in blas["name"].lower() and "DYNAMIC_ARCH" in blas.get("openblas configuration", "")
+    except Exception:  # noqa: BLE001 - an older numpy, another BLAS
+        return False
+
+
+@pytest.mark.skipif(not _openblas_dynamic(), reason="needs numpy on an OpenBLAS built with DYNAMIC_ARCH")
+def test_another_blas_kernel_leaves_the_figure_untouched(tmp_path):
+    """Figures written with this machine's kernels stay byte for byte when another core type's kernels
+    (``OPENBLAS_CORETYPE=Prescott``, SSE3 only) recompute them: the numbers change in their last bits."""
+    cmd = [sys.executable, "-m", "fedtheory", "reproduce", "fedrep", "--figure", "fedrep.fig1-mtest", "--out",
+           str(tmp_path), "--no-cache", "-q", "--workers", "1"]
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    _age(tmp_path, "fedrep_fig1_mtest")
+    before = _state(tmp_path, "fedrep_fig1_mtest")
+    r = subprocess.run(cmd, capture_output=True, text=True, env={**env, "OPENBLAS_CORETYPE": "Prescott"}, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("kept  "), r.stdout
+    assert _state(tmp_path, "fedrep_fig1_mtest") == before

@@ -175,13 +175,14 @@ def test_paper_page_of_a_third_party_plugin(toy_paper, tmp_path):
     assert ":ref:`toydocs.old-identity <claim-toydocs.eq1.identity>`" in page
     assert ":ref:`toydocs.fig1 <figure-toydocs.fig1>`" in page
     # claims grouped by section, with statement and regime, markup escaped
-    assert page.index("Section 2.1") < page.index(".. rubric:: toydocs.eq1.identity") < page.index("App. A")
-    assert ":Statement: 1 + 1 = 2 for x\\_i" in page and ":Regime: integers" in page
+    assert page.index("Section 2.1") < page.index(".. _claim-toydocs.eq1.identity:") < page.index("App. A")
+    assert "<code class='cl-id'>toydocs.eq1.identity</code>" in page
+    assert "<msub><mi>x</mi><mrow><mi>i</mi></mrow></msub>" in page and "<dt>regime</dt><dd>integers</dd>" in page
     assert "A toy paper with \\*stars\\* and \\|bars\\|" in page
     # the figure from the figures folder, with its caption
     assert ".. figure:: " in page and "toydocs_fig1.png" in page and "A line" in page
     # no verify run: says where verdicts come from, lists no verdict
-    assert "fedtheory verify" in page and ":Verdict:" not in page
+    assert "fedtheory verify" in page and "<span class='st-none'>not run</span>" in page
     assert "No verdicts were supplied" in page
 
 
@@ -192,17 +193,17 @@ def test_paper_page_shows_verdicts_and_errata(toy_paper, tmp_path):
                                 "verdicts": verdicts}))
     pages, _ = docs.paper_pages(str(path), figdir=str(tmp_path))
     page = pages["toydocs.rst"]
-    assert ":Verdict: :st-holds:`holds`" in page and ":Verdict: :st-erratum:`erratum`" in page
+    assert "<span class='st-holds'>holds</span>" in page and "<span class='st-erratum'>erratum</span>" in page
     assert ":st-holds:`1 holds`" in page and ":st-erratum:`1 erratum`" in page
     # the findings come first, ordered as a referee report, with the erratum under its root cause
     findings = page[page.index("Findings\n"):page.index("What is verified\n")]
     assert page.index("Findings\n") < page.index("What is verified\n") < page.index("Errata\n")
     assert findings.index("Major findings") < findings.index("Errata") < findings.index("What holds")
-    assert ":ref:`toydocs.eq2.printed <claim-toydocs.eq2.printed>`" in findings and "five-for-four" in findings
-    errata = page[page.index("Errata\n"):page.index("Figures\n")]
+    assert "href='#claim-toydocs-eq2-printed'" in findings and "five-for-four" in findings
+    errata = page[page.index("Errata\n"):page.index("Claims\n")]
     assert "toydocs.eq2.printed" in errata and "toydocs.eq1.identity" not in errata
     assert "fedtheory 9.9" in page
-    assert ":Theory: ``printed 5; corrected 4``" in page
+    assert "<dt>theory</dt><dd><table class='kv'><tr><td class='k'>printed</td><td><span class='n'>5</span>" in page
     # the figure is not in this folder: the page says how to make it
     assert "fedtheory reproduce toydocs --figure toydocs.fig1" in page
 

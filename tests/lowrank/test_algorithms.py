@@ -492,3 +492,85 @@ def test_fedlrgd_singular_G_warns_and_falls_back():
 def test_mm1_departure_times_pass_a_ks_test_against_erlang():
     t = mm1_departure_times(20, 3.0, reps=3000, seed=5)
     assert stats.kstest(t, stats.gamma(a=20).cdf).pvalue > 0.001
+
+
+# ---- validation once at the public entry
+"""Approximate ranks of Appendix C (fedtheory.lowrank.algorithms; Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory
+2023, eq. (77)): :func:`appendix_c_ranks` validates its gradient slices once, as a stack, and computes every rank with
+the kernel of :func:`approximate_rank`; the ranks and messages are those of the slice-by-slice public calls."""
+
+import collections
+import sys
+import warnings
+
+import pytest
+
+import fedtheory._validation as V
+from fedtheory.lowrank._kernels import _slice_ranks
+
+
+def _count_checks(monkeypatch):
+    """Counter of the calls of the ``check_*`` helpers of :mod:`fedtheory._validation`, wherever a fedtheory module
+    bound them."""
+    counts = collections.Counter()
+
+    def counted(name, f):
+        def wrapper(*a, **k):
+            counts[name] += 1
+            return f(*a, **k)
+        return wrapper
+
+    for modname, mod in list(sys.modules.items()):
+        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
+            for name, f in list(vars(mod).items()):
+                if name.startswith("check_") and getattr(V, name, None) is f:
+                    monkeypatch.setattr(mod, name, counted(name, f))
+    return counts
+
+
+def test_appendix_c_validation_calls_do_not_grow_with_the_slices(monkeypatch):
+    counts = _count_checks(monkeypatch)
+    per_d = []
+    for d in (2, 6):
+        counts.clear()
+        ranks, p, kept = appendix_c_ranks(k=6, d=d, classes=2, n_train=50, min_weight=0.0)
+        assert kept == p == 2 * d
+        per_d.append(dict(counts))
+    assert per_d[0] == per_d[1]
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.9, 0.999, 1.0])
+def test_slice_ranks_equal_approximate_rank_of_each_slice(threshold):
+    g = np.random.default_rng(3)
+    M = g.standard_normal((7, 7, 9)) * np.logspace(-3, 3, 7)[None, :, None]
+    M[:, :, 4] = 0.0  # a zero slice has rank 0
+    keep = np.array([0, 2, 3, 4, 8])
+    ranks, refused = _slice_ranks(M, keep, threshold)
+    assert refused is None
+    assert ranks == [approximate_rank(M[:, :, q], threshold) for q in keep]
+    assert _slice_ranks(M, keep[:0], threshold) == ([], None)
+
+
+@pytest.mark.parametrize("bad, first", [
+    ({3: np.inf}, 3),                    # a non-finite entry
+    ({8: np.nan, 2: 1e200}, 2),          # squared singular values that overflow, before a later non-finite slice
+    ({2: np.inf, 3: 1e200}, 2),
+])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_slice_ranks_report_the_first_slice_approximate_rank_refuses(bad, first):
+    M = np.random.default_rng(1).standard_normal((5, 5, 9))
+    for q, v in bad.items():
+        M[0, 0, q] = v if not np.isfinite(v) else 0.0
+        if np.isfinite(v):
+            M[:, :, q] = v
+    keep = np.array([0, 2, 3, 8])
+    assert _slice_ranks(M, keep, 0.9) == ([], first)
+
+
+def test_appendix_c_ranks_raise_approximate_rank_message():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="the squared singular values overflows float64"):
+            appendix_c_ranks(k=6, d=3, classes=2, n_train=50, mu=4.0)
+        ranks, p, kept = appendix_c_ranks(k=6, d=3, classes=2, n_train=50, mu=10.0)  # theta NaN: nothing kept
+    assert kept == 0 and ranks.dtype == float and ranks.shape == (0,)

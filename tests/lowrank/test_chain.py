@@ -277,3 +277,130 @@ def test_chain_with_a_single_server_sample():
         warnings.simplefilter("ignore", RuntimeWarning)
         c = fedlrgd_chain(prob, k, 1.0, S=5, seed=1)
     assert c.scalars["r"] == 1 and c.scalars["alpha"] == 1.0
+
+
+# ---- validation once at the public entry
+"""Theorem 2's proof chain on instrumented FedLRGD runs (fedtheory.lowrank.chain; Jadbabaie, Makur and Shah, IEEE
+Trans. Inf. Theory 2023, Sec. V): (60) is evaluated at every iterate by one vectorised kernel call after the public
+entry has validated the shared inputs once, and the covers of :func:`cover_lattice` are counted without
+re-validating each ``q``; the values and messages are those of the iterate-by-iterate evaluation."""
+
+import collections
+import sys
+
+import pytest
+
+import fedtheory._validation as V
+
+
+def _count_checks(monkeypatch):
+    """Counter of the calls of the ``check_*`` helpers of :mod:`fedtheory._validation`, wherever a fedtheory module
+    bound them."""
+    counts = collections.Counter()
+
+    def counted(name, f):
+        def wrapper(*a, **k):
+            counts[name] += 1
+            return f(*a, **k)
+        return wrapper
+
+    for modname, mod in list(sys.modules.items()):
+        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
+            for name, f in list(vars(mod).items()):
+                if name.startswith("check_") and getattr(V, name, None) is f:
+                    monkeypatch.setattr(mod, name, counted(name, f))
+    return counts
+
+
+@pytest.fixture(scope="module")
+def kernel_problem():
+    return ch.make_kernel_problem(1, 1e-2, m=8, s=6, amp=10.0, beta=6.0, mu=0.5, seed=11)
+
+
+def _chain(prob, S):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ch.fedlrgd_chain(prob, prob.kernel, 2.0, S=S, seed=11)
+
+
+def test_chain_validation_calls_do_not_grow_with_the_iterates(kernel_problem, monkeypatch):
+    counts = _count_checks(monkeypatch)
+    per_S = []
+    for S in (3, 12):
+        counts.clear()
+        res = _chain(kernel_problem, S)
+        assert res.scalars["premise60"] and res.steps["(viii)"].shape == (S,)
+        per_S.append(dict(counts))
+    assert per_S[0] == per_S[1]
+
+
+def test_chain_steps_equal_eq60_steps_at_every_iterate(kernel_problem, monkeypatch):
+    seen = []
+    series = ch._eq60_series
+    monkeypatch.setattr(ch, "_eq60_series", lambda kw, cols, g: seen.append((kw, cols, g)) or series(kw, cols, g))
+    res = _chain(kernel_problem, 15)
+    assert [g for *_, g in seen] == ["corrected", "printed"]
+    assert np.array_equal(res.steps["(53)"], res.res53) and res.steps["(53)"] is not res.res53
+    for (kw, cols, grouping), steps in zip(seen, (res.steps, res.steps_printed)):
+        for t in range(15):
+            one = ch.eq60_steps(grouping=grouping, **kw, **{k: v[t] for k, v in cols.items()})
+            assert one == {k: v[t] for k, v in steps.items()}
+
+
+KW = dict(eps=1e-3, r=3, Ginv=5.0, B=50.0, alpha=1.2, Lw=1.5, dist_aw=0.1)  # Pn = 1e308 overflows step (iv)
+
+
+def _cols(n=8, seed=0):
+    g = np.random.default_rng(seed)
+    return {k: g.uniform(0.0, 1.0, n) for k in ("Pn", "res53", "resP", "resA")}
+
+
+@pytest.mark.parametrize("grouping", ["corrected", "printed"])
+def test_eq60_series_is_eq60_steps_bitwise(grouping):
+    cols = _cols()
+    out = ch._eq60_series(KW, cols, grouping)
+    for t in range(8):
+        one = ch.eq60_steps(grouping=grouping, **KW, **{k: v[t] for k, v in cols.items()})
+        assert {k: v[t] for k, v in out.items()} == one
+
+
+@pytest.mark.parametrize("bad, t_first", [
+    ({("Pn", 3): np.nan, ("resA", 5): -1.0}, 3),      # the first refused input
+    ({("resP", 6): -1.0, ("Pn", 2): 1e308}, 2),       # a step that overflows comes before a later refused input
+    ({("res53", 1): np.inf}, 1),
+])
+def test_eq60_series_raises_the_message_of_the_first_refused_iterate(bad, t_first):
+    cols = _cols()
+    for (k, t), v in bad.items():
+        cols[k][t] = v
+    with pytest.raises(ValueError) as expected:
+        ch.eq60_steps(**KW, **{k: v[t_first] for k, v in cols.items()})
+    with pytest.raises(ValueError) as got:
+        ch._eq60_series(KW, cols, "corrected")
+    assert str(got.value) == str(expected.value)
+
+
+def test_eq60_series_checks_the_shared_inputs_once_at_the_entry():
+    with pytest.raises(ValueError, match=r"premise of \(59\)"):
+        ch._eq60_series(dict(KW, Ginv=500.0), _cols(), "corrected")
+    with pytest.raises(ValueError, match="`Pn` must be in"):  # the first iterate's own inputs come before dist_aw
+        ch._eq60_series(dict(KW, dist_aw=np.inf), dict(_cols(), Pn=-np.ones(8)), "corrected")
+
+
+def test_cover_lattice_validation_calls_do_not_grow_with_the_grid(monkeypatch):
+    counts = _count_checks(monkeypatch)
+    per_grid = []
+    for n in (3, 40):
+        counts.clear()
+        ch.cover_lattice(2, 1, np.linspace(0.5, 9.0, n))
+        per_grid.append(dict(counts))
+    assert per_grid[0] == per_grid[1]
+
+
+@pytest.mark.parametrize("d", [1, 2])
+def test_cover_lattice_counts_the_cells_of_l1_cover(d):
+    q_grid = np.concatenate([np.linspace(0.1, 12.0, 37), [1.0, 2.0, 3.0, 4.0]])
+    cells, r = ch.cover_lattice(d, 2, q_grid)
+    assert cells.dtype == np.int64
+    assert cells.tolist() == [l1_cover(float(q), d)[1].shape[0] for q in q_grid]
+    assert np.array_equal(r, (3 if d == 1 else 6) * cells)

@@ -465,3 +465,126 @@ def test_theorem2_and_fedave():
 def test_validation(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# ---- validation once at the public entry
+"""Theorem 2 and Proposition 1 (fedtheory.lowrank.theory; Jadbabaie, Makur and Shah, IEEE Trans. Inf. Theory 2023,
+eqs. (47)-(48), Appendix E): :func:`proposition1_ratio` validates the shared inputs once, through the public
+:func:`theorem2_r` and :func:`theorem2_S` at the first point of its grid, and evaluates the other points with their
+kernels; the ratios and messages are those of the point-by-point public calls."""
+
+import collections
+import sys
+
+import pytest
+
+import fedtheory._validation as V
+
+
+def _count_checks(monkeypatch):
+    """Counter of the calls of the ``check_*`` helpers of :mod:`fedtheory._validation`, wherever a fedtheory module
+    bound them."""
+    counts = collections.Counter()
+
+    def counted(name, f):
+        def wrapper(*a, **k):
+            counts[name] += 1
+            return f(*a, **k)
+        return wrapper
+
+    for modname, mod in list(sys.modules.items()):
+        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
+            for name, f in list(vars(mod).items()):
+                if name.startswith("check_") and getattr(V, name, None) is f:
+                    monkeypatch.setattr(mod, name, counted(name, f))
+    return counts
+
+
+def test_proposition1_validation_calls_do_not_grow_with_the_grid(monkeypatch):
+    counts = _count_checks(monkeypatch)
+    per_grid = []
+    for n in (2, 25):
+        counts.clear()
+        proposition1_ratio(np.logspace(0, 6, n), m=10, phi=1.0)
+        per_grid.append(dict(counts))
+    assert per_grid[0] == per_grid[1]
+
+
+def _pointwise(pe_all, *, m, phi, d=1, c1=4.0, alpha=1.0, kappa=2.0, B=1.0, mu=0.1, L2=1.0, s=None, C=1.0, tau=1.0):
+    """Proposition 1's ratio point by point through the public theorem2_r and theorem2_S (the reference)."""
+    eta = (c1 + 2 * alpha + 2) * d
+    s = m if s is None else s
+    out = []
+    for pe in np.atleast_1d(np.asarray(pe_all, float)):
+        eps = 1.0 / pe
+        r = theorem2_r(d, eta, alpha=alpha, kappa=kappa, eps=eps, B=B, mu=mu, p=1, L2=L2)
+        S = theorem2_S(kappa=kappa, eps=eps, B=B, mu=mu, p=1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            r_, s_, S_, m_, phi_ = (np.asarray(x, float) for x in (r, s, S, m, phi))
+            g1 = float(r_ ** 2 + r_ * s_ + r_ * S_ + phi_ * tau * m_ * r_)
+        out.append(g1 / (8 * phi * tau * m * (C * pe) ** 0.75))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("grid, kw", [
+    (np.logspace(0, 6, 13), dict(m=10, phi=1.0)),
+    (np.logspace(0, 6, 13), dict(m=50, phi=3.0, kappa=np.float64(1.5), d=2, alpha=1.3, B=2.0, mu=0.3, L2=0.5, s=4,
+                                 C=2.0, tau=0.5)),
+    (np.logspace(0, 6, 4), dict(m=10, phi=1.0, kappa=3)),
+    (np.logspace(50, 300, 6), dict(m=10, phi=1.0, d=3)),
+])
+def test_proposition1_ratio_equals_the_pointwise_evaluation(grid, kw):
+    assert np.array_equal(proposition1_ratio(grid, **kw), _pointwise(grid, **kw))
+
+
+@pytest.mark.parametrize("grid, kw", [
+    (np.array([10.0, 1e-4, 1.0]), dict(m=10, phi=1.0)),              # eps = 1e4 above 9 (B+3)^4 p/(8 mu): refused
+    (np.array([10.0, 1e-320]), dict(m=10, phi=1.0)),                 # eps infinite
+    (np.array([10.0, 1.5e308, 1e-4]), dict(m=10, phi=1.0)),          # S (48) overflows before a refused eps
+    (np.array([10.0, 1e-4, 1.5e308]), dict(m=10, phi=1.0)),
+    (np.logspace(0, 2, 3), dict(m=10, phi=1.0, kappa=1.0)),          # shared inputs: at the first point
+    (np.array([10.0, 1e-4]), dict(m=10, phi=1.0, L2=0.0)),
+    (np.logspace(0, 2, 3), dict(m=10, phi=1.0, L2=1e-300, d=3)),     # K_1 underflows to 0: log(0)
+])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_proposition1_ratio_raises_the_pointwise_message(grid, kw):
+    with pytest.raises(ValueError) as expected:
+        _pointwise(grid, **kw)
+    with pytest.raises(ValueError) as got:
+        proposition1_ratio(grid, **kw)
+    assert str(got.value) == str(expected.value)
+
+
+def test_empty_grid_validates_nothing_downstream():
+    assert proposition1_ratio(np.array([]), m=10, phi=1.0, kappa=-1.0).shape == (0,)
+
+
+def _theorem2_r_reference(d, eta, *, alpha=1.0, kappa=2.0, eps=0.01, B=1.0, mu=0.1, p=1, L2=1.0, F0_gap=1.0,
+                          variant="corrected"):
+    """(47) as printed in the module docstring, with ``log K_1`` from the public :func:`theorem2_K1` where it is
+    finite and in log space where it overflows."""
+    A = F0_gap + 9 * (B + 3) ** 4 * p / (2 * mu)
+    K1 = theorem2_K1(d, eta, L2)
+    logK = math.log(K1) if K1 < math.inf else (
+        d * math.log(L2) + d * math.log(eta) + eta * (d + 1) + eta / 2 * math.log(d)
+        + eta * d * (math.log(2 * eta + 2 * d) - math.log(eta - 1)))
+    log_inner = logK + d / 2 * math.log(kappa * A / ((kappa - 1) * eps))
+    log_first = 1 + 0.5 * math.log(d) + d * math.log(2) + d * math.log(eta + d)
+    expo = 1.0 / (eta - (2 * alpha + 2) * d)
+    logr = max(log_first, expo * log_inner) if variant == "corrected" else expo * max(log_first, log_inner)
+    return math.ceil(math.exp(logr)) if logr < 700 else math.inf
+
+
+@pytest.mark.parametrize("kw", [dict(d=1, eta=10.0), dict(d=2, eta=20.0, alpha=1.5, kappa=3.0, eps=1e-5, B=2.0, mu=0.2,
+                                                          p=2, L2=3.0, F0_gap=0.5),
+                                dict(d=1, eta=6.5, variant="printed"), dict(d=5, eta=400.0, L2=1e10),
+                                dict(d=3, eta=30.0, eps=1e-300)])
+def test_theorem2_r_equals_the_printed_form(kw):
+    assert theorem2_r(**kw) == _theorem2_r_reference(**kw)
+
+
+def test_theorem2_S_overflow_message():
+    with pytest.raises(ValueError, match=r"S \(48\) overflows float64 .* `eps`=1e-310"):
+        theorem2_S(eps=1e-310)
+    assert theorem2_S(kappa=1.2, eps=1e-6, B=3.0, mu=0.5, p=3, F0_gap=2.0) == math.ceil(
+        math.log((2.0 + 9 * 6.0 ** 4 * 3 / (2 * 0.5)) / 1e-6) / math.log(1.2 / 0.2))

@@ -376,3 +376,123 @@ def test_theorem9_regime_message_and_a6_s(cl):
     assert ca.s >= 1 / 30
     with pytest.raises(ValueError, match="s < 1/30"):
         run_algorithm1_sgd(ca, 1.0, T=2, R=1, eta=0.1, regime="theorem13")
+
+
+# ---- validation once at the public entry
+"""Runs of Algorithm 1 with mini-batches and inexact inner solves (fedtheory.lpproj.stochastic; Han, Li, Lin and
+Zhang, JMLR 2024, Algorithm 1): the arguments are validated once, at the public entry, and never inside the loop
+over the rounds and local steps; schedules are checked as a whole with the messages a constant would get."""
+
+import collections
+import sys
+
+import pytest
+
+import fedtheory._validation as V
+from fedtheory.lpproj.a6 import make_a6_least_squares, to_stochastic_clients
+
+
+def _count_checks(monkeypatch):
+    """Counter of the calls of the ``check_*`` helpers of :mod:`fedtheory._validation`, wherever a fedtheory module
+    bound them."""
+    counts = collections.Counter()
+
+    def counted(name, f):
+        def wrapper(*a, **k):
+            counts[name] += 1
+            return f(*a, **k)
+        return wrapper
+
+    for modname, mod in list(sys.modules.items()):
+        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
+            for name, f in list(vars(mod).items()):
+                if name.startswith("check_") and getattr(V, name, None) is f:
+                    monkeypatch.setattr(mod, name, counted(name, f))
+    return counts
+
+
+@pytest.fixture(scope="module")
+def cl_small():
+    return make_least_squares_clients(4, 12, 5, 2, seed=2)
+
+
+@pytest.fixture(scope="module")
+def cl6():
+    return to_stochastic_clients(make_a6_least_squares(N=4, n=10, d=30, d_sub=2, seed=3))
+
+
+RUNS = {
+    "constant eta": lambda cl_small, cl6, T: dict(clients=cl_small, eta=0.05),
+    "record, S < N, batch, nu": lambda cl_small, cl6, T: dict(clients=cl_small, eta=0.05, record=True, S=3, batch=6, nu=1e-6,
+                                                        replicates=2),
+    "schedules": lambda cl_small, cl6, T: dict(clients=cl_small, eta=0.05 / np.arange(1, T + 1), nu=1e-5 / np.arange(1, T + 1),
+                                         batch=np.full(T, 6)),
+    "A6, theorem13, record": lambda cl_small, cl6, T: dict(clients=cl6, eta=1e-6, regime="theorem13", record=True),
+}
+
+
+@pytest.mark.parametrize("run", sorted(RUNS))
+def test_validation_calls_do_not_grow_with_rounds(run, cl_small, cl6, monkeypatch):
+    counts = _count_checks(monkeypatch)
+    per_T = []
+    for T in (2, 7):
+        counts.clear()
+        kw = RUNS[run](cl_small, cl6, T)
+        run_algorithm1_sgd(kw.pop("clients"), 1.0, T=T, R=3, **kw)
+        per_T.append(dict(counts))
+    assert per_T[0] == per_T[1]
+    assert sum(per_T[0].values()) <= 30
+
+
+@pytest.mark.parametrize("kw, exc, msg", [
+    # finite first (the whole schedule), then positive: the first offending entry, as a constant would be named
+    (dict(eta=[0.05, -1.0, np.nan, 0.02]), ValueError, "`eta` must be finite; got nan"),
+    (dict(eta=[0.05, 0.04, -1.0, 0.0]), ValueError, "`eta` must be in (0, inf) (the local step size must be positive); "
+                                                    "got eta=-1.0"),
+    (dict(eta=-1.0), ValueError, "`eta` must be in (0, inf) (the local step size must be positive); got eta=-1.0"),
+    (dict(eta=np.array([True, False, True, True])), ValueError, "got eta=0.0"),
+    (dict(eta=[0.1, None, 0.1, 0.1]), TypeError, "float() argument must be"),
+    (dict(eta=np.ones(3)), ValueError, "`eta` must be a scalar or an array of length T=4; got shape (3,)"),
+    (dict(eta=None), ValueError, "`eta` is required"),
+    (dict(eta=0.05, nu=[1e-5, 1e-5, -1e-5, np.inf]), ValueError, "`nu` must be finite; got inf"),
+    (dict(eta=[0.05, 0.05, np.nan, 0.05], nu=[np.nan] * 4), ValueError, "`eta` must be finite; got nan"),
+    (dict(eta=0.05, batch=[6, 7, 13, 0]), ValueError, "`batch` must be in [1, 12] (1 <= batch <= n = 12 samples per "
+                                                      "client); got batch=13"),
+    (dict(eta=0.05, batch=[6.0, 7.5, 8.0, 9.0]), TypeError, "`batch` must be an integer; got 7.5"),
+    (dict(eta=0.05, batch=np.ones(4, bool)), TypeError, "`batch` must be an integer"),
+    (dict(eta=0.05, batch=[6, 7]), ValueError, "`batch` must be a scalar or an array of length T=4; got shape (2,)"),
+])
+def test_schedules_name_their_first_offending_entry(cl_small, kw, exc, msg):
+    with pytest.raises(exc) as info:
+        run_algorithm1_sgd(cl_small, 1.0, T=4, R=2, **kw)
+    assert msg in str(info.value)
+
+
+def test_schedules_accept_what_a_constant_accepts(cl_small):
+    """Integer-valued float batches, strings of numbers, float32 and integer arrays pass as before, entry by entry
+    where the vectorised test cannot decide."""
+    ref = run_algorithm1_sgd(cl_small, 1.0, T=4, R=2, eta=[0.05, 0.04, 0.03, 0.02], batch=[6, 7, 8, 9], seed=1)
+    for eta, batch in ((["0.05", "0.04", "0.03", "0.02"], [6.0, 7.0, 8.0, 9.0]),
+                       (np.array([0.05, 0.04, 0.03, 0.02]), np.array([6, 7, 8, 9], np.uint16))):
+        res = run_algorithm1_sgd(cl_small, 1.0, T=4, R=2, eta=eta, batch=batch, seed=1)
+        assert np.array_equal(res.history, ref.history) and np.array_equal(res.x, ref.x)
+        assert np.array_equal(res.params["eta"], ref.params["eta"]) and res.params["batch"].dtype == np.int64
+    const = run_algorithm1_sgd(cl_small, 1.0, T=4, R=2, eta=0.05, seed=1)
+    assert const.params["eta"] == 0.05 and type(const.params["eta"]) is float
+
+
+def test_recorded_gradients_equal_grad_F_k_at(cl_small):
+    res = run_algorithm1_sgd(cl_small, 1.0, T=3, R=2, eta=0.05, record=True, S=3, batch=6, nu=1e-6, replicates=2, seed=4)
+    rec = res.record
+    assert np.array_equal(rec["grad_local"], cl_small.grad_F_k_at(rec["w_local"], 1.0))
+    w_t = np.broadcast_to(res.history[:, :-1, None, :], rec["grad_global"].shape)
+    assert np.array_equal(rec["grad_global"], cl_small.grad_F_k_at(w_t, 1.0))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_diverging_recorded_run_raises_grad_F_k_at_message(cl_small):
+    """A local iterate that overflows is reported where it is recorded, with grad_F_k_at's message, as before."""
+    with pytest.raises(ValueError, match=r"`w` must be finite; got inf"):
+        run_algorithm1_sgd(cl_small, 1.0, T=3, R=3, eta=1e200, record=True, S=2, seed=2)
+    with pytest.raises(ValueError, match="Algorithm 1 overflowed float64"):
+        run_algorithm1_sgd(cl_small, 1.0, T=3, R=3, eta=1e200, S=2, seed=2)

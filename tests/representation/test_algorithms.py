@@ -149,7 +149,7 @@ def test_stacked_and_sharded_rounds_draw_like_model_sample(monkeypatch):
     Xs, ys = zip(*[model.sample(copy.deepcopy(gg), clients[p], 4) for p, gg in zip(parts, gens)])
     ref = _round_loop(B, np.concatenate(Xs), np.concatenate(ys), 0.2)
     one = alg.fedrep_round_sharded(B, model, clients, 4, 0.2, [copy.deepcopy(x) for x in gens], workers=1)
-    monkeypatch.setattr(alg, "PARALLEL_MIN_NORMALS", 0)
+    monkeypatch.setattr("fedtheory.representation.rounds.PARALLEL_MIN_NORMALS", 0)
     two = alg.fedrep_round_sharded(B, model, clients, 4, 0.2, [copy.deepcopy(x) for x in gens], workers=2)
     for a, b, c in zip(one, two, ref):
         np.testing.assert_allclose(a, c, atol=1e-12)
@@ -166,7 +166,7 @@ def test_stacked_and_sharded_rounds_draw_like_model_sample(monkeypatch):
 def test_run_fedrep_shards_and_workers_give_the_same_numbers(monkeypatch):
     kw = dict(d=6, k=2, n=8, m=5, r=0.5, rounds=3, m_test=0, shards=2, seed=1)
     a = alg.run_fedrep(**kw)
-    monkeypatch.setattr(alg, "PARALLEL_MIN_NORMALS", 0)
+    monkeypatch.setattr("fedtheory.representation.rounds.PARALLEL_MIN_NORMALS", 0)
     b = alg.run_fedrep(**kw, workers=2)
     np.testing.assert_array_equal(a.dist, b.dist)
     assert a.params["shards"] == 2

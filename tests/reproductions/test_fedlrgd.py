@@ -32,8 +32,8 @@ def test_fedlrgd_theorem1_five_bounds_are_distinguishable(figure_geometry):
     _, legends = figure_geometry.legend_boxes(fig)
     texts = [t.get_text() for lg in legends for t in lg.get_texts()]
     for nm in _thm1_inputs()[1]:
-        assert f"{nm}: SVD tail" in texts
-        assert any(t.startswith(f"{nm}: Theorem 1 bound") for t in texts)
+        assert f"{F.tex_name(nm)}: SVD tail" in texts
+        assert any(t.startswith(f"{F.tex_name(nm)}: Theorem 1 bound") for t in texts)
     # log-log like the theorem's power law; the second panel draws the five bounds
     for a in fig.axes:
         assert a.get_xscale() == "log" and a.get_yscale() == "log"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -134,28 +135,114 @@ def test_figure_provenance_records_what_results_depend_on():
 
 
 def test_tracked_figure_is_current(tmp_path):
-    """The tracked figures/fedrep_fig1_mtest.* are what `fedtheory reproduce fedrep` writes now, so a
-    reproduce leaves `git status` clean (the PNG and PDF byte for byte, the sidecar up to the source
-    fingerprint, which changes at every edit of the sources). Skipped when the libraries or the
-    platform differ from those recorded in the tracked sidecar (other bytes are then expected)."""
-    tracked = os.path.join(ROOT, "figures")
-    side_path = os.path.join(tracked, "fedrep_fig1_mtest.json")
-    if not os.path.exists(side_path):
-        pytest.skip("no tracked figures (installed package)")
-    old = json.load(open(side_path))
-    from fedtheory.provenance import figure_provenance
+    """The tracked figures/fedrep_fig1_mtest.* are current: `fedtheory reproduce fedrep` run on a copy of
+    them leaves the PNG, PDF and sidecar untouched, byte for byte, on any machine whose numbers agree
+    within the tolerance the sidecar states (another BLAS changes their last bits; the versions and
+    platform recorded in the sidecar are those of the machine that made the figure). The copy's source
+    fingerprint is set to today's first: it changes at every edit of the sources."""
+    from fedtheory.plotting import figure_outcomes
+    from fedtheory.results import paper_fingerprint
 
-    now = figure_provenance(seed=0, mode="quick")
-    keys = ("python", "numpy", "scipy", "matplotlib", "platform")
-    if any(old.get("provenance", {}).get(k) != now[k] for k in keys):
-        pytest.skip("tracked figures made with other versions: " +
-                    ", ".join(f"{k} {old.get('provenance', {}).get(k)}" for k in keys))
-    fedtheory.reproduce("fedrep", outdir=str(tmp_path), only=[FIGURES["fedrep"]])
-    for ext in ("png", "pdf"):
-        with open(os.path.join(tracked, f"fedrep_fig1_mtest.{ext}"), "rb") as fh:
-            assert fh.read() == (tmp_path / f"fedrep_fig1_mtest.{ext}").read_bytes(), \
-                f"figures/fedrep_fig1_mtest.{ext} is stale: run `fedtheory reproduce fedrep`"
-    new = json.loads((tmp_path / "fedrep_fig1_mtest.json").read_text())
-    for d in (old, new):
-        d["provenance"].pop("source_fingerprint", None)
-    assert old == new, "figures/fedrep_fig1_mtest.json is stale: run `fedtheory reproduce fedrep`"
+    tracked = os.path.join(ROOT, "figures")
+    if not os.path.exists(os.path.join(tracked, "fedrep_fig1_mtest.json")):
+        pytest.skip("no tracked figures (installed package)")
+    exts = ("png", "pdf", "json")
+    for e in exts:
+        shutil.copy(os.path.join(tracked, f"fedrep_fig1_mtest.{e}"), tmp_path)
+    side_path = tmp_path / "fedrep_fig1_mtest.json"
+    side = json.loads(side_path.read_text())
+    assert "precision" in side, "figures/fedrep_fig1_mtest.json predates the stated precision: run " \
+                                "`fedtheory reproduce fedrep`"
+    side["provenance"]["source_fingerprint"] = paper_fingerprint(get_paper("fedrep"))
+    side_path.write_text(json.dumps(side, indent=1) + "\n")
+    before = {e: (tmp_path / f"fedrep_fig1_mtest.{e}").read_bytes() for e in exts}
+    with figure_outcomes() as log:
+        fedtheory.reproduce("fedrep", outdir=str(tmp_path), only=[FIGURES["fedrep"]])
+    assert [o.reason for o in log] == ["current"], \
+        f"figures/fedrep_fig1_mtest.* is stale ({log[0].reason}): run `fedtheory reproduce fedrep`"
+    assert {e: (tmp_path / f"fedrep_fig1_mtest.{e}").read_bytes() for e in exts} == before
+
+
+# ---- every script's shown text uses the papers' symbols
+"""The figures of every paper write the papers' symbols in mathtext: titles, axis labels, legends and
+annotations say ``$\\lambda$``, ``$\\hat c$``, ``$n_0$``, ``$d_{sub}$``, ``$\\leq$``, not ``lambda``, ``c_hat``,
+``n0``, ``d_sub``, ``<=`` (a static scan of the text each figure module passes to matplotlib)."""
+
+import ast
+import os
+import re
+
+import pytest
+
+import fedtheory_reproductions as repro
+
+FOLDER = os.path.dirname(repro.__file__)
+MODULES = sorted(f for f in os.listdir(FOLDER) if f.endswith(".py") and f != "__init__.py")
+#: matplotlib calls whose text arguments a reader sees
+TEXT_CALLS = {"set_title", "suptitle", "set_xlabel", "set_ylabel", "text", "annotate", "legend", "plot", "errorbar",
+              "hlines", "axhline", "axvline", "fill_between", "scatter", "bar", "set_xticks", "set_yticks", "hist"}
+#: a symbol written as plain text (outside $...$)
+PLAIN_SYMBOL = re.compile(r"\b(lambda|lam|sigma|Sigma_1|eta|tau|beta|rho|phi|alpha|eps|Gamma|c_hat|n0|d_sub|N_a|"
+                          r"m_test|m_new)\b|<=|>=")
+
+
+def _text(node) -> str | None:
+    """The text of a string expression, formatted values as ``{}``; ``None`` if it is not one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        a, b = (None if _is_math_call(x) else _text(x) for x in (node.left, node.right))
+        if a is not None or b is not None:
+            return (a if a is not None else "{}") + (b if b is not None else "{}")
+    return None
+
+
+#: helpers whose result is mathtext (:func:`fedtheory.plotting.tex_params`, ...)
+MATH_HELPERS = {"tex_params", "tex_number", "tex_name", "_base_text", "comm_label"}
+
+
+def _is_math_call(node) -> bool:
+    f = getattr(node, "func", None)
+    return isinstance(node, ast.Call) and getattr(f, "id", getattr(f, "attr", None)) in MATH_HELPERS
+
+
+def _shown_texts(path):
+    """Every string expression inside a call a reader sees (titles, labels, legend entries, annotations)."""
+    out = []
+    for node in ast.walk(ast.parse(open(path).read())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TEXT_CALLS:
+            stack = list(node.args) + [k.value for k in node.keywords]
+            while stack:
+                sub = stack.pop()
+                if isinstance(sub, (ast.Subscript, ast.Lambda)) or _is_math_call(sub):
+                    continue  # p["tau"] is a key, not text; tex_params(...) writes mathtext
+                text = _text(sub)
+                if text is not None:
+                    out.append(text)
+                else:
+                    stack.extend(ast.iter_child_nodes(sub))
+    return out
+
+
+def _plain_symbols(text: str) -> list[str]:
+    outside = re.sub(r"\$[^$]*\$", " ", text)
+    return [m.group(0) for m in PLAIN_SYMBOL.finditer(outside)]
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_shown_text_uses_mathtext_symbols(module):
+    texts = _shown_texts(os.path.join(FOLDER, module))
+    bad = [(t, _plain_symbols(t)) for t in texts if _plain_symbols(t)]
+    assert not bad, bad
+
+
+def test_the_scan_finds_plain_symbols():
+    assert _plain_symbols("Wall-clock ratio (c_hat=1.2, lambda=1)") == ["c_hat", "lambda"]
+    assert _plain_symbols(r"ratio ($\hat c=1.2$, $\lambda=1$), dist <= 0.05") == ["<="]
+    assert _plain_symbols(r"$d_{sub}$ and $\lambda$ from $10^{-3}$") == []
+
+
+def test_every_module_is_scanned():
+    assert len(MODULES) >= 10 and all(_shown_texts(os.path.join(FOLDER, m)) for m in MODULES)

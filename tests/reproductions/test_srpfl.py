@@ -25,7 +25,7 @@ def _plotted_strings(path):
 
 
 def test_srpfl_titles_spell_out_communication_time():
-    assert S.comm_label(10.0) == "communication time C=10"
+    assert S.comm_label(10.0) == "communication time $C=10$"
     folder = os.path.dirname(repro.__file__)
     for name in ("srpfl.py", "srpfl_fig78.py"):
         strings = _plotted_strings(os.path.join(folder, name))

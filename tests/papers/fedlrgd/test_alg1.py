@@ -12,7 +12,7 @@ import pytest
 
 from fedtheory import get_claim
 
-CHAIN = "fedtheory_checks.fedlrgd.thm2_chain."
+CHAIN = "fedtheory_checks.fedlrgd.alg1."
 
 
 LIB_CHAIN = "fedtheory.lowrank.chain."
@@ -20,7 +20,7 @@ LIB_CHAIN = "fedtheory.lowrank.chain."
 
 # ----------------------------------------------------------------------------- fails paths
 def _fresh(mp):
-    mp.setattr(CHAIN + "_CACHE", {})
+    mp.setattr("fedtheory_checks.fedlrgd._common._CACHE", {})
 
 
 def _weights(mp):  # weights solved with G instead of G^T (w_j = G^{-1} row_j): a transposition bug
@@ -43,12 +43,12 @@ def _patch(monkeypatch, path, make):
 
 # ----------------------------------------------------------------------------- Sec. III-B/C, IV-V
 def _counters(mp):  # Gamma counting client communication in r - 1 epochs instead of r
-    _patch(mp, M + "thm2_fedlrgd.fedlrgd_gamma",
+    _patch(mp, M + "alg1.fedlrgd_gamma",
            lambda f: lambda r, s, S, m, phi, tau=1.0: f(r, s, S, m, phi, tau) - phi * tau * m)
 
 
 def _line10(mp):  # the implementation uploads v_1 in every epoch whatever rule it is asked for
-    _patch(mp, M + "thm2_fedlrgd.run_fedlrgd", lambda f: lambda *a, line10="corrected", **k: f(*a, line10="printed", **k))
+    _patch(mp, M + "alg1.run_fedlrgd", lambda f: lambda *a, line10="corrected", **k: f(*a, line10="printed", **k))
 
 
 FAILS_PATHS = {

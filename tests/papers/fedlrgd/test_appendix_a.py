@@ -9,7 +9,7 @@ in this folder's conftest.py)."""
 import numpy as np
 import pytest
 
-REMAINING = "fedtheory_checks.fedlrgd.remaining"
+REMAINING = "fedtheory_checks.fedlrgd.appendix_a"
 
 
 def _orig(path):
@@ -23,7 +23,7 @@ def _patch(monkeypatch, path, make):
 
 
 def test_eq69_closed_forms_match_finite_differences():
-    from fedtheory_checks.fedlrgd.remaining import _eq69_vec
+    from fedtheory_checks.fedlrgd.appendix_a import _eq69_vec
     rng = np.random.default_rng(3)
     p, h = 3, 1e-6
     x, y, th = rng.uniform(0, 1, (1, p)), rng.uniform(0, 1, 1), rng.uniform(-1, 1, (1, p))
@@ -48,7 +48,7 @@ def _eq69_sign(mp):  # d g_i / d y = +x_i
 
 
 def _eq71_quarter(mp):  # (71) mis-derived as (1/4)||dx||_1
-    from fedtheory_checks.fedlrgd import remaining
+    from fedtheory_checks.fedlrgd import appendix_a as remaining
     mp.setattr(REMAINING + "._EQ70_CONST", {**remaining._EQ70_CONST, "j!=i": (0.25, 0.0)})
 
 
@@ -56,7 +56,7 @@ M = "fedtheory_checks.fedlrgd."
 
 
 def _appA(mp):  # features not normalised: drawn from [0, 2]^{d-1} instead of [0, 1]^{d-1}
-    mp.setattr(M + "thm1._APPA_FEATURE_HIGH", 2.0)
+    mp.setattr(M + "appendix_a._APPA_FEATURE_HIGH", 2.0)
 
 
 FAILS_PATHS = {

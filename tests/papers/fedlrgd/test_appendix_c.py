@@ -26,7 +26,7 @@ def _appC(mp):  # approximate rank (77) at an energy threshold of 99.99% instead
     _patch(mp, M + "appendix_c.appendix_c_ranks", lambda f: lambda k=60, seed=0, **kw: f(k=k, seed=seed, threshold=0.9999))
 
 
-REMAINING = "fedtheory_checks.fedlrgd.remaining"
+REMAINING = "fedtheory_checks.fedlrgd.appendix_c"
 
 
 def _conv_no_bias(mp):  # convolution layers counted without biases

@@ -173,7 +173,7 @@ M = "fedtheory_checks.fedlrgd."
 
 
 def _lemma4(mp):  # first-order coefficient 1/sqrt(3) instead of 1/sqrt(6)
-    mp.setattr(M + "thm3_fedave.lemma4_gap",
+    mp.setattr(M + "appendix_d.lemma4_gap",
                lambda t: (np.abs(np.sin(np.arcsin(1 - t ** 2) / 3 + 2 * np.pi / 3) - 0.5 - t / math.sqrt(3)), 5 * t ** 2 / 9))
 
 

@@ -9,7 +9,7 @@ violating computation with monkeypatch and the quick verdict must refute the cla
 in this folder's conftest.py)."""
 import pytest
 
-REMAINING = "fedtheory_checks.fedlrgd.remaining"
+REMAINING = "fedtheory_checks.fedlrgd.appendix_e"
 
 
 def _appE_corrected_wrong(mp):  # corrected form with exponent d - 1

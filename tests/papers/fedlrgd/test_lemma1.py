@@ -32,16 +32,16 @@ def _factorial_squared(mp, module):  # Lemma 1's bound with (l!)^2 instead of l!
 
 
 def _eq6(mp):
-    _factorial_squared(mp, "thm1")
+    _factorial_squared(mp, "lemma1")
 
 
 def _lemma1(mp):
-    _factorial_squared(mp, "thm1")
-    mp.setattr(M + "thm1._test_functions", lambda d: [])  # shrink: the l <= 1 cases cannot see this bug
-    _patch(mp, M + "thm1._eta_gt2_functions", lambda f: lambda d: f(d) if d == 1 else [])
+    _factorial_squared(mp, "lemma1")
+    mp.setattr(M + "lemma1._test_functions", lambda d: [])  # shrink: the l <= 1 cases cannot see this bug
+    _patch(mp, M + "lemma1._eta_gt2_functions", lambda f: lambda d: f(d) if d == 1 else [])
 
 
-REMAINING = "fedtheory_checks.fedlrgd.remaining"
+REMAINING = "fedtheory_checks.fedlrgd.lemma1"
 
 
 # ----------------------------------------------------------------------------- fails paths

@@ -8,7 +8,7 @@ injects a violating computation with monkeypatch and the quick verdict must refu
 ``check_fails_path`` in this folder's conftest.py)."""
 import pytest
 
-REMAINING = "fedtheory_checks.fedlrgd.remaining"
+REMAINING = "fedtheory_checks.fedlrgd.sec2c_descent_lemma"
 
 
 def _orig(path):

@@ -13,13 +13,13 @@ import math
 import numpy as np
 import pytest
 
-REMAINING = "fedtheory_checks.fedlrgd.remaining"
+REMAINING = "fedtheory_checks.fedlrgd.sec2d_oracle_complexity"
 
 
 # ----------------------------------------------------------------------------- check helpers against referees
 def test_eq16_aux_matches_scipy():
     from scipy import stats
-    from fedtheory_checks.fedlrgd.remaining import eq16_aux
+    from fedtheory_checks.fedlrgd.sec2d_oracle_complexity import eq16_aux
     x = np.array([0.5, 3.0, 40.0])
     for b in (1, 3, 10):
         np.testing.assert_allclose(eq16_aux(x, b), stats.gamma.sf(x, b) / stats.gamma.pdf(x, b), rtol=1e-10)
@@ -57,19 +57,19 @@ def _prop2(mp):  # upper bound 2 log(q-1) + 2 log(2b): the factor b of 2 b log(2
     def bounds(b, q):
         b, q = np.asarray(b, float), np.asarray(q, float)
         return 0.5 * np.log(q - 1) + 0.5 * np.log(b), 2 * np.log(q - 1) + 2 * np.log(2 * b)
-    mp.setattr(M + "time_models.erlang_quantile_bounds", bounds)
+    mp.setattr(M + "sec2d_oracle_complexity.erlang_quantile_bounds", bounds)
 
 
 def _eq19(mp):  # epoch time simulated as b + the SUM of the k clients' Erlang times instead of their max
     from fedtheory.montecarlo import mc_mean
-    mp.setattr(M + "time_models.erlang_max_mc",
+    mp.setattr(M + "sec2d_oracle_complexity.erlang_max_mc",
                lambda b, k, n, seed=0: mc_mean(lambda g, size: b + g.gamma(b, 1.0, (size, k)).sum(axis=1), n, seed,
                                                chunk=500))
 
 
 def _eq23(mp):  # departures simulated at the service rate nu instead of the arrival rate 1
     from fedtheory.random import as_generator
-    mp.setattr(M + "time_models.mm1_departure_times",
+    mp.setattr(M + "sec2d_oracle_complexity.mm1_departure_times",
                lambda n_dep, nu, reps=2000, seed=0: as_generator(seed).gamma(n_dep, 1 / nu, reps))
 
 

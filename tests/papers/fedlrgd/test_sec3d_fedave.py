@@ -30,11 +30,11 @@ def _thm3(mp):  # Viete root on the wrong branch (pi/3 instead of 2 pi/3)
     def viete(m, phi, tau, eps_t, C):
         C1, C2, C3 = C / (2 * m * eps_t), m * math.sqrt(C / eps_t), phi * tau * m
         return C3 / 3 * (math.sin(math.asin(1 - 54 * C2 / (C1 * C3 ** 2)) / 3 + math.pi / 3) - 0.5)
-    mp.setattr(M + "thm3_fedave.fedave_b_star_viete", viete)
+    mp.setattr(M + "sec3d_fedave.fedave_b_star_viete", viete)
 
 
 def _prop1(mp):  # FedAve's Gamma_+ with (C eps/p)^{3/4} instead of (C p/eps)^{3/4}
-    _patch(mp, M + "thm3_fedave.proposition1_ratio",
+    _patch(mp, M + "sec3d_fedave.proposition1_ratio",
            lambda f: lambda pe, **k: f(pe, **k) * np.asarray(pe, float) ** 1.5)
 
 

@@ -8,6 +8,7 @@ computations and its verdicts where pinned; and every claim of the section can f
 injects a violating computation with monkeypatch and the quick verdict must refute the claim (the rule is
 ``check_fails_path`` in this folder's conftest.py)."""
 import dataclasses
+import inspect
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from fedtheory import get_claim
 from fedtheory.lowrank import chain as ch
 
-CHAIN = "fedtheory_checks.fedlrgd.thm2_chain."
+CHAIN = "fedtheory_checks.fedlrgd.sec5_thm2_proof."
 
 
 LIB_CHAIN = "fedtheory.lowrank.chain."
@@ -23,7 +24,7 @@ LIB_CHAIN = "fedtheory.lowrank.chain."
 
 # ----------------------------------------------------------------------------- fails paths
 def _fresh(mp):
-    mp.setattr(CHAIN + "_CACHE", {})
+    mp.setattr("fedtheory_checks.fedlrgd._common._CACHE", {})
 
 
 def _orig(path):
@@ -53,13 +54,15 @@ def _eq59(mp):  # the same transposition bug in w_j: ||a_j - w_j|| is then far a
 
 def _eq60(mp):  # (60)'s right side without the factor (2 + B + L2/(l! q^eta))^2
     _fresh(mp)
-    f = _orig(LIB_CHAIN + "eq60_steps")
+    f = _orig(LIB_CHAIN + "_eq60")  # the kernel of eq60_steps, which fedlrgd_chain evaluates at every iterate
+    sig = inspect.signature(f)
 
-    def steps(**kw):
-        out = f(**kw)
-        out["(viii)"] = out["(viii)"] / (2 + kw["B"] + kw["eps"]) ** 2
+    def steps(*a, **kw):
+        args = sig.bind(*a, **kw).arguments
+        out = f(**args)
+        out["(viii)"] = out["(viii)"] / (2 + args["B"] + args["eps"]) ** 2
         return out
-    mp.setattr(LIB_CHAIN + "eq60_steps", steps)
+    mp.setattr(LIB_CHAIN + "_eq60", steps)
 
 
 def _eq6364(mp):  # L1 taken as 1.5 mu (condition number 1.5): the run's step 1/L1 is too long
@@ -69,8 +72,14 @@ def _eq6364(mp):  # L1 taken as 1.5 mu (condition number 1.5): the run's step 1/
 
 def _step_iv(mp):  # the "corrected" grouping silently evaluated as printed
     _fresh(mp)
-    f = _orig(LIB_CHAIN + "eq60_steps")
-    mp.setattr(LIB_CHAIN + "eq60_steps", lambda grouping="corrected", **kw: f(grouping="printed", **kw))
+    f = _orig(LIB_CHAIN + "_eq60")  # the kernel of eq60_steps, which fedlrgd_chain evaluates at every iterate
+    sig = inspect.signature(f)
+
+    def printed(*a, **kw):
+        args = sig.bind(*a, **kw).arguments
+        args["grouping"] = "printed"
+        return f(**args)
+    mp.setattr(LIB_CHAIN + "_eq60", printed)
 
 
 M = "fedtheory_checks.fedlrgd."
@@ -82,11 +91,11 @@ def _patch(monkeypatch, path, make):
 
 
 def _eq53(mp):  # F* from a minimiser stopped early: every optimality gap too large by 5% of the initial gap
-    _patch(mp, M + "thm2_fedlrgd.run_fedlrgd",
+    _patch(mp, M + "sec5_thm2_proof.run_fedlrgd",
            lambda f: lambda *a, **k: (lambda res: dataclasses.replace(res, gap=res.gap + 0.05 * res.gap[0]))(f(*a, **k)))
 
 
-REMAINING = "fedtheory_checks.fedlrgd.remaining"
+REMAINING = "fedtheory_checks.fedlrgd.sec5_thm2_proof"
 
 
 def _S_plus_one(mp):  # (48) with one iteration too many
@@ -95,9 +104,9 @@ def _S_plus_one(mp):  # (48) with one iteration too many
 
 def test_premise_never_met_is_inconclusive_with_a_computed_size(monkeypatch, serial_uncached):
     """decide.premised: if (59)'s premise held on no run, the claim is inconclusive with the runs that would meet it."""
-    from fedtheory_checks.fedlrgd import thm2_chain as T
+    from fedtheory_checks.fedlrgd import sec5_thm2_proof as T
     orig = T._runs
-    monkeypatch.setattr(M + "thm2_chain._runs", lambda full, seed: [
+    monkeypatch.setattr(M + "sec5_thm2_proof._runs", lambda full, seed: [
         (lab, dataclasses.replace(c, scalars={**c.scalars, "premise59": False})) for lab, c in orig(full, seed)])
     v = get_claim("fedlrgd.eq59.coefficient-distance").evaluate(full=False)
     assert v.status == "inconclusive", v.summary()

@@ -35,7 +35,7 @@ def _bound_shape(mp):  # the Theorem 1 bound with the printed denominator (l)^2
            lambda f: lambda r, d=2, eta=2.0, L2=1.0, variant="corrected": f(r, d, eta, L2, variant="printed"))
 
 
-REMAINING = "fedtheory_checks.fedlrgd.remaining"
+REMAINING = "fedtheory_checks.fedlrgd.thm1"
 
 
 def _taylor_no_sfact(mp):  # Taylor coefficients without 1/s! (l! dropped in the approximant (49))

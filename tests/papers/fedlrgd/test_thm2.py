@@ -44,21 +44,21 @@ def _patch(monkeypatch, path, make):
 
 
 def _eq47(mp):  # the "corrected" r computed with the printed bracket
-    _patch(mp, M + "thm2_fedlrgd.theorem2_r", lambda f: lambda *a, variant="corrected", **k: f(*a, variant="printed", **k))
+    _patch(mp, M + "thm2.theorem2_r", lambda f: lambda *a, variant="corrected", **k: f(*a, variant="printed", **k))
 
 
 def _thm2(mp):  # S rounded down instead of up in (48)
     def S_floor(*, kappa=2.0, eps=0.01, B=1.0, mu=0.1, p=1, F0_gap=1.0):
         A = F0_gap + 9 * (B + 3) ** 4 * p / (2 * mu)
         return int(math.floor(math.log(A / eps) / math.log(kappa / (kappa - 1))))
-    mp.setattr(M + "thm2_fedlrgd.theorem2_S", S_floor)
+    mp.setattr(M + "thm2.theorem2_S", S_floor)
 
 
 def _abstract(mp):  # the proof's requirement evaluated at a frozen accuracy p/eps = 100 (the eps dependence lost)
-    _patch(mp, M + "thm2_fedlrgd.chain_log_r_min", lambda f: lambda d, eta, log_inv_eps, **k: f(d, eta, math.log(100), **k))
+    _patch(mp, M + "thm2.chain_log_r_min", lambda f: lambda d, eta, log_inv_eps, **k: f(d, eta, math.log(100), **k))
 
 
-REMAINING = "fedtheory_checks.fedlrgd.remaining"
+REMAINING = "fedtheory_checks.fedlrgd.thm2"
 
 
 def _eq47_printed(mp):  # the printed bracket of (47)

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from fedtheory.claims import ERRATUM, FAILS, HOLDS
-from fedtheory_checks.fedrep import errata as E
+from fedtheory_checks.fedrep import alg2 as _alg2
+from fedtheory_checks.fedrep import alg2 as A2
 
 M = "fedtheory_checks.fedrep"
 
@@ -32,7 +33,7 @@ def qr_run_worse(mp):  # both variants' trajectories inflated (a broken B step):
             res = orig(*a, orthonormalize_B=orthonormalize_B, **k)
             return dataclasses.replace(res, dist=np.minimum(1.0, np.asarray(res.dist) * np.r_[1.0, [3.0] * (res.dist.shape[1] - 1)]))
         return run
-    _wrap(mp, f"{M}.errata.run_fedrep", make)
+    _wrap(mp, f"{M}.alg2.run_fedrep", make)
 
 
 # ----------------------------------------------------------------------------- verdict functions
@@ -41,10 +42,10 @@ def _run(v, ratio, R=5, T=4, svr=(1.0, 1.0)):
 
 
 def test_qr_verdict_paths():
-    assert E.qr_verdict(_run(0, 0.9), _run(0, 0.9), 0.0)["status"] == HOLDS
-    assert E.qr_verdict(_run(3, 1.2), _run(0, 0.9), 0.0)["status"] == ERRATUM
-    assert E.qr_verdict(_run(0, 0.9), _run(2, 1.1), 0.0)["status"] == HOLDS   # the printed form holds: no erratum
-    assert E.qr_verdict(_run(3, 1.2), _run(2, 1.1), 0.0)["status"] == FAILS
+    assert A2.qr_verdict(_run(0, 0.9), _run(0, 0.9), 0.0)["status"] == HOLDS
+    assert A2.qr_verdict(_run(3, 1.2), _run(0, 0.9), 0.0)["status"] == ERRATUM
+    assert A2.qr_verdict(_run(0, 0.9), _run(2, 1.1), 0.0)["status"] == HOLDS   # the printed form holds: no erratum
+    assert A2.qr_verdict(_run(3, 1.2), _run(2, 1.1), 0.0)["status"] == FAILS
 
 
 def _bottom_k_mom(model, m, rng, chunk=4096):
@@ -78,7 +79,7 @@ FAILS_PATHS = {
 
 
 FUNCS = {
-    "fedrep.alg2.qr-step": E._qr_step,
+    "fedrep.alg2.qr-step": _alg2._qr_step,
 }
 
 

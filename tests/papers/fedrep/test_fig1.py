@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from fedtheory.claims import ERRATUM, FAILS, HOLDS
-from fedtheory_checks.fedrep import errata as E
+from fedtheory_checks.fedrep import fig1 as _fig1
+from fedtheory_checks.fedrep import fig1 as F1
+from fedtheory_checks.fedrep import fig1
 
 M = "fedtheory_checks.fedrep"
 
@@ -25,15 +27,15 @@ def _wrap(monkeypatch, target, make):
 
 
 def notebook_forgotten_half(mp):  # the notebook error without its 1/2
-    _wrap(mp, f"{M}.errata.notebook_fig1_error",
+    _wrap(mp, f"{M}.fig1.notebook_fig1_error",
           lambda f: lambda *a, **k: tuple(2 * x for x in f(*a, **k)))
 
 
 def test_mtest_verdict_paths():
     c = {"printed": {}, "corrected": {}}
-    assert E.mtest_verdict(np.array([1e3]), np.array([0.5]), c)["status"] == ERRATUM
-    assert E.mtest_verdict(np.array([1e3]), np.array([50.0]), c)["status"] == FAILS
-    assert E.mtest_verdict(np.array([0.3]), np.array([0.5]), c)["status"] == HOLDS
+    assert F1.mtest_verdict(np.array([1e3]), np.array([0.5]), c)["status"] == ERRATUM
+    assert F1.mtest_verdict(np.array([1e3]), np.array([50.0]), c)["status"] == FAILS
+    assert F1.mtest_verdict(np.array([0.3]), np.array([0.5]), c)["status"] == HOLDS
 
 
 EX = "fedtheory.representation.experiments"
@@ -41,8 +43,8 @@ EX = "fedtheory.representation.experiments"
 
 @pytest.fixture
 def s5():
-    from fedtheory_checks.fedrep import sec5_experiments
-    return sec5_experiments
+    from fedtheory_checks.fedrep import fig1
+    return fig1
 
 
 NOT_REPRODUCED = "not-reproduced"
@@ -65,7 +67,7 @@ def fig1_local_worst_swapped(mp):
 def test_fig1_local_worst_holds_under_the_caption(s5):
     """Relabelled: the caption says Local Only 'suffers in small-training data regimes' (holds); the spec's
     'Local is the worst method' is reported as context only (FedAvg+FT is worse here)."""
-    out = s5._fig1_local_worst(False, 0)
+    out = fig1._fig1_local_worst(False, 0)
     assert out["status"] == HOLDS, out["evidence"]
     med = out["observed"]["median_mse_m5"]
     assert med["FedRep"] < med["Local"] < med["FedAvg"]
@@ -74,7 +76,7 @@ def test_fig1_local_worst_holds_under_the_caption(s5):
 
 def test_fig1_local_worst_can_fail(s5, serial_uncached, monkeypatch):
     fig1_local_worst_swapped(monkeypatch)  # Local beats FedRep at m = 5
-    assert s5._fig1_local_worst(False, 0)["status"] == FAILS
+    assert fig1._fig1_local_worst(False, 0)["status"] == FAILS
 
 
 # ----------------------------------------------------------------------------- Sec. 5.1
@@ -100,7 +102,7 @@ FAILS_PATHS = {
 
 
 FUNCS = {
-    "fedrep.fig1.mtest-scaling": E._mtest_scaling,
+    "fedrep.fig1.mtest-scaling": _fig1._mtest_scaling,
 }
 
 

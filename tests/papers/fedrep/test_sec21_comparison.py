@@ -13,7 +13,12 @@ import numpy as np
 import pytest
 
 from fedtheory.claims import ERRATUM, FAILS, HOLDS
-from fedtheory_checks.fedrep import sec4_structure as S
+from fedtheory_checks.fedrep import sec21_comparison as _sec21_comparison
+from fedtheory_checks.fedrep import sec42_assumptions as AS
+from fedtheory_checks.fedrep import sec21_comparison as C21
+from fedtheory_checks.fedrep import sec42_matrix_sensing as MS
+from fedtheory_checks.fedrep import sec52_real_data as RD
+from fedtheory_checks.fedrep import thm1 as T1
 
 M = "fedtheory_checks.fedrep"
 
@@ -27,7 +32,7 @@ def _wrap(monkeypatch, target, make):
 
 
 def als_perturbed(mp):  # a minimiser off by 1%
-    _wrap(mp, f"{M}.sec4_structure.alternating_least_squares",
+    _wrap(mp, f"{M}.sec21_comparison.alternating_least_squares",
           lambda f: lambda *a, **k: (lambda B, W, o: (B * 1.01, W, o))(*f(*a, **k)))
 
 
@@ -39,39 +44,39 @@ def als_wrong_column(mp):  # a "minimiser" whose second column is replaced
             B[:, 1] = np.roll(B[:, 1], 1)
             return B, W, o
         return g
-    _wrap(mp, f"{M}.sec4_structure.alternating_least_squares", make)
+    _wrap(mp, f"{M}.sec21_comparison.alternating_least_squares", make)
 
 
 def test_structure_verdicts():
     good = dict(bfgs_obj=1e-20, bfgs_gap=1e-9, als_obj=1e-30, als_gap=1e-15)
-    assert S.eq3_verdict(good)["status"] == HOLDS
-    assert S.eq3_verdict({**good, "bfgs_obj": 1e-3})["status"] == FAILS
+    assert C21.eq3_verdict(good)["status"] == HOLDS
+    assert C21.eq3_verdict({**good, "bfgs_obj": 1e-3})["status"] == FAILS
     spans = {"bfgs": 1e-9, "als": 1e-15, "Q": 1e-15}
-    assert S.recovery_verdict(spans, 1e-32, 1.0, 1e-20, 0.9)["status"] == HOLDS
-    assert S.recovery_verdict(spans, 1e-32, 1.0, 1e-20, 0.01)["status"] == FAILS
-    assert S.recovery_verdict({**spans, "als": 0.3}, 1e-32, 1.0, 1e-20, 0.9)["status"] == FAILS
+    assert C21.recovery_verdict(spans, 1e-32, 1.0, 1e-20, 0.9)["status"] == HOLDS
+    assert C21.recovery_verdict(spans, 1e-32, 1.0, 1e-20, 0.01)["status"] == FAILS
+    assert C21.recovery_verdict({**spans, "als": 0.3}, 1e-32, 1.0, 1e-20, 0.9)["status"] == FAILS
     d = np.array([[0.99, 0.98], [0.97, 0.99]])
-    assert S.asm2_verdict(0.0, d, np.array([0.01, 0.02]))["status"] == HOLDS
-    assert S.asm2_verdict(1e-3, d, np.array([0.01, 0.02]))["status"] == FAILS
-    assert S.asm2_verdict(0.0, d, np.array([0.01, 0.6, 0.7]))["status"] == FAILS
+    assert AS.asm2_verdict(0.0, d, np.array([0.01, 0.02]))["status"] == HOLDS
+    assert AS.asm2_verdict(1e-3, d, np.array([0.01, 0.02]))["status"] == FAILS
+    assert AS.asm2_verdict(0.0, d, np.array([0.01, 0.6, 0.7]))["status"] == FAILS
     rows = [dict(rn=2, rho2=0.9, decreasing=True), dict(rn=1, rho2=1.0, decreasing=False)]
-    assert S.strict_verdict(rows, 0.0, 2)["status"] == HOLDS
-    assert S.strict_verdict(rows + [dict(rn=4, rho2=0.8, decreasing=True)], 0.0, 2)["status"] == FAILS
-    assert S.strict_verdict(rows + [dict(rn=4, rho2=1.0, decreasing=False)], 0.0, 2)["status"] == FAILS
+    assert T1.strict_verdict(rows, 0.0, 2)["status"] == HOLDS
+    assert T1.strict_verdict(rows + [dict(rn=4, rho2=0.8, decreasing=True)], 0.0, 2)["status"] == FAILS
+    assert T1.strict_verdict(rows + [dict(rn=4, rho2=1.0, decreasing=False)], 0.0, 2)["status"] == FAILS
     rip = {10: {5: 3.0, 9: 2.0, 10: 1.5, 320: 0.4}}
-    assert S.rip_verdict(rip, {10: {5: 1.0, 9: 1.0, 10: 0.9, 320: 0.3}})["status"] == HOLDS
-    assert S.rip_verdict(rip, {10: {5: 0.7, 9: 1.0, 10: 0.9, 320: 0.3}})["status"] == FAILS
-    assert S.rip_verdict({10: {5: 0.4, 9: 2.0}}, {10: {5: 1.0, 9: 1.0}})["status"] == FAILS
-    assert S.table1_verdict(S.TABLE1)["observed"]["top_in"] == 4
+    assert MS.rip_verdict(rip, {10: {5: 1.0, 9: 1.0, 10: 0.9, 320: 0.3}})["status"] == HOLDS
+    assert MS.rip_verdict(rip, {10: {5: 0.7, 9: 1.0, 10: 0.9, 320: 0.3}})["status"] == FAILS
+    assert MS.rip_verdict({10: {5: 0.4, 9: 2.0}}, {10: {5: 1.0, 9: 1.0}})["status"] == FAILS
+    assert RD.table1_verdict(RD.TABLE1)["observed"]["top_in"] == 4
 
 
 # ----------------------------------------------------------------------------- Sec. 2.1
 def eq4_forgotten_half(mp):  # the printed minimum without its 1/2
-    _wrap(mp, f"{M}.sec2_problem.fedavg_global_error", lambda f: lambda *a, **k: 2 * f(*a, **k))
+    _wrap(mp, f"{M}.sec21_comparison.fedavg_global_error", lambda f: lambda *a, **k: 2 * f(*a, **k))
 
 
 def eq6_forgotten_half(mp):  # the Monte Carlo loss (y - w^T B^T x)^2 without the 1/2
-    _wrap(mp, f"{M}.sec2_problem.mc_mean",
+    _wrap(mp, f"{M}.sec21_comparison.mc_mean",
           lambda f: lambda sampler, n, seed, **k: f(lambda g, size: 2 * sampler(g, size), n, seed, **k))
 
 
@@ -80,7 +85,7 @@ def fedavg_with_personal_heads(mp):  # "FedAvg" that keeps a personal head per c
 
     def fake(*, d, k, n, m, r, rounds, eta, m_test, seed, replicates=None):
         return run_fedrep(d, k, n, m, r, 20, eta=eta, m_test=m_test, replicates=replicates, seed=seed)
-    mp.setattr(f"{M}.sec2_problem.run_fedavg", fake)
+    mp.setattr(f"{M}.sec21_comparison.run_fedavg", fake)
 
 
 FAILS_PATHS = {
@@ -93,8 +98,8 @@ FAILS_PATHS = {
 
 
 FUNCS = {
-    "fedrep.sec2.eq3-minimisers": S._eq3_min,
-    "fedrep.sec2.col-recovery": S._col_recovery,
+    "fedrep.sec2.eq3-minimisers": _sec21_comparison._eq3_min,
+    "fedrep.sec2.col-recovery": _sec21_comparison._col_recovery,
 }
 
 

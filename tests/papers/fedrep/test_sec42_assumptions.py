@@ -11,8 +11,15 @@ injects a violating computation with monkeypatch and the quick verdict must refu
 import pytest
 
 from fedtheory.claims import ERRATUM, HOLDS
-from fedtheory_checks.fedrep import errata as E
-from fedtheory_checks.fedrep import sec4_structure as S
+from fedtheory_checks.fedrep import alg2 as A2
+from fedtheory_checks.fedrep import fig1 as F1
+from fedtheory_checks.fedrep import sec21_comparison as C21
+from fedtheory_checks.fedrep import sec42_assumptions as AS
+from fedtheory_checks.fedrep import sec42_eq8_invariance as IV
+from fedtheory_checks.fedrep import sec42_matrix_sensing as MS
+from fedtheory_checks.fedrep import sec42_remark_init as RI
+from fedtheory_checks.fedrep import sec52_real_data as RD
+from fedtheory_checks.fedrep import thm1 as T1
 
 M = "fedtheory_checks.fedrep"
 
@@ -26,15 +33,15 @@ def _wrap(monkeypatch, target, make):
 
 
 def incoherence_wrong_norm(mp):  # the ratio computed with the max row norm squared
-    _wrap(mp, f"{M}.errata.row_incoherence", lambda f: lambda W, B: f(W, B) ** 2 * 3)
+    _wrap(mp, f"{M}.sec42_assumptions.row_incoherence", lambda f: lambda W, B: f(W, B) ** 2 * 3)
 
 
 def reduced_sampler_leaks_truth(mp):  # the reduced sampler draws in B*'s frame: the data law sees B*
-    _wrap(mp, f"{M}.sec4_structure.run_fedrep", lambda f: lambda *a, sampler="full", **k: f(*a, sampler="reduced", **k))
+    _wrap(mp, f"{M}.sec42_assumptions.run_fedrep", lambda f: lambda *a, sampler="full", **k: f(*a, sampler="reduced", **k))
 
 
 def relaxed_violations(mp):  # violating numbers: 2 runs break (10)
-    mp.setattr(f"{M}.sec4_structure.bound10_violations", lambda dist, eta, s: (2, 1.3))
+    mp.setattr(f"{M}.sec42_assumptions.bound10_violations", lambda dist, eta, s: (2, 1.3))
 
 
 FAILS_PATHS = {
@@ -45,9 +52,9 @@ FAILS_PATHS = {
 
 
 FUNCS = {
-    "fedrep.asm3.row-incoherence": E._row_incoherence,
-    "fedrep.sec4.asm2-necessity": S._asm2,
-    "fedrep.sec4.relaxed-normalisation": S._relaxed,
+    "fedrep.asm3.row-incoherence": AS._row_incoherence,
+    "fedrep.sec4.asm2-necessity": AS._asm2,
+    "fedrep.sec4.relaxed-normalisation": AS._relaxed,
 }
 
 

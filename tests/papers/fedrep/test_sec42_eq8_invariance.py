@@ -11,7 +11,10 @@ injects a violating computation with monkeypatch and the quick verdict must refu
 import pytest
 
 from fedtheory.claims import ERRATUM, FAILS
-from fedtheory_checks.fedrep import errata as E
+from fedtheory_checks.fedrep import sec42_eq8_invariance as _sec42_eq8_invariance
+from fedtheory_checks.fedrep import sec42_assumptions as AS
+from fedtheory_checks.fedrep import sec42_eq8_invariance as IV
+from fedtheory_checks.fedrep import sec42_remark_init as RI
 
 M = "fedtheory_checks.fedrep"
 
@@ -25,24 +28,24 @@ def _wrap(monkeypatch, target, make):
 
 
 def fraction_inverse_transposed(mp):  # Q^-T where Q^-1 belongs (exact part)
-    _wrap(mp, f"{M}.errata.fraction_inverse", lambda f: lambda Q: None if f(Q) is None else f(Q).T)
+    _wrap(mp, f"{M}.sec42_eq8_invariance.fraction_inverse", lambda f: lambda Q: None if f(Q) is None else f(Q).T)
 
 
 def test_e0_invariance_incoherence_verdicts():
     rows = {"printed": [dict(ratio=1.7, distT=1.0)], "corrected": [dict(ratio=0.5, distT=0.1)]}
-    assert E.e0_verdict(rows)["status"] == ERRATUM
+    assert RI.e0_verdict(rows)["status"] == ERRATUM
     rows["corrected"].append(dict(ratio=1.01, distT=0.2))
-    assert E.e0_verdict(rows)["status"] == FAILS
-    assert E.invariance_verdict(0.01, 1e9, [0.0], [3.0])["status"] == ERRATUM
-    assert E.invariance_verdict(2.0, 1e9, [0.0], [3.0])["status"] == FAILS
-    assert E.invariance_verdict(0.01, 1e9, [1e-30], [3.0])["status"] == FAILS   # exact means exact
+    assert RI.e0_verdict(rows)["status"] == FAILS
+    assert IV.invariance_verdict(0.01, 1e9, [0.0], [3.0])["status"] == ERRATUM
+    assert IV.invariance_verdict(2.0, 1e9, [0.0], [3.0])["status"] == FAILS
+    assert IV.invariance_verdict(0.01, 1e9, [1e-30], [3.0])["status"] == FAILS   # exact means exact
     pr = [dict(scale=100.0, sigma_min=0.3, mu=3.1)]
-    assert E.incoherence_verdict(pr, [1.0, 1.0], 2.0)["status"] == ERRATUM
-    assert E.incoherence_verdict(pr, [1.0, 2.5], 2.0)["status"] == FAILS
+    assert AS.incoherence_verdict(pr, [1.0, 1.0], 2.0)["status"] == ERRATUM
+    assert AS.incoherence_verdict(pr, [1.0, 2.5], 2.0)["status"] == FAILS
 
 
 def noisy_objective_referee(mp):  # the referee evaluates the objective with label noise sigma = 0.1
-    _wrap(mp, f"{M}.thm1.population_objective",
+    _wrap(mp, f"{M}.sec42_eq8_invariance.population_objective",
           lambda f: lambda B, W, Bs, Ws, sigma=0.0: f(B, W, Bs, Ws, 0.1))
 
 
@@ -53,7 +56,7 @@ FAILS_PATHS = {
 
 
 FUNCS = {
-    "fedrep.sec4.invariance-general": E._invariance,
+    "fedrep.sec4.invariance-general": _sec42_eq8_invariance._invariance,
 }
 
 

@@ -14,7 +14,7 @@ import pytest
 from fedtheory import get_claim
 from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
 
-SC = "fedtheory_checks.fedrep.sample_complexity"
+SC = "fedtheory_checks.fedrep.sec42_federation_helps"
 
 
 # ----------------------------------------------------------------------------- verdicts (fails paths)
@@ -26,7 +26,7 @@ def _grid(exponent, noise, seed=0):
 
 def test_mstar_decision_paths():
     """The exponent is decided by fedtheory.decide.regression_rate (refuted / holds / inconclusive)."""
-    from fedtheory_checks.fedrep.sample_complexity import mstar_decision
+    from fedtheory_checks.fedrep.sec42_federation_helps import mstar_decision
 
     assert mstar_decision(_grid(0.5, 0.01))["status"] == FAILS       # m* ~ sqrt(d/(rn))
     assert mstar_decision(_grid(1.6, 0.01))["status"] == FAILS
@@ -73,7 +73,7 @@ def test_eq11_quick_is_inconclusive_with_power_statement():
 
 
 def test_federation_decision_paths():
-    from fedtheory_checks.fedrep.sample_complexity import federation_decision
+    from fedtheory_checks.fedrep.sec42_federation_helps import federation_decision
 
     out = federation_decision([8000, 2500, 800, 600], [9000, 2600, 900, 700], 2049, ns=(4, 16, 64, 256))
     assert out["status"] == HOLDS and out["observed"]["crossover_n"] == 64
@@ -99,7 +99,7 @@ def test_federation_claim_quick_holds():
 def test_library_module_does_not_shadow_the_closed_form():
     import fedtheory.representation as rep
     import fedtheory.representation.sample_budget  # noqa: F401
-    import fedtheory_checks.fedrep.sample_complexity  # noqa: F401
+    import fedtheory_checks.fedrep.sec42_federation_helps  # noqa: F401
 
     assert callable(rep.sample_complexity) and rep.sample_complexity(2, 32, 8) > 0
 
@@ -116,18 +116,18 @@ def _wrap(monkeypatch, target, make):
 
 
 def needed_m_like_local(mp):  # injected: m* ~ sqrt(d/(rn)), the wrong exponent
-    mp.setattr(f"{M}.sample_complexity._sc_points", lambda full, seed: (
+    mp.setattr(f"{M}.sec42_federation_helps._sc_points", lambda full, seed: (
         [(d, rn, int(round(3 * (d / rn) ** 0.5)) + 8) for rn in (4, 8, 16, 32, 64)
          for d in (1024, 4096, 16384, 65536)], 400))
 
 
 def fedrep_needs_more_than_local(mp):  # injected: FedRep needs 5000-6000 samples per client at every n
-    mp.setattr(f"{M}.sample_complexity.cached_map",
+    mp.setattr(f"{M}.sec42_federation_helps.cached_map",
                lambda func, tasks, **kw: [{"N_lo": 5000.0, "N_hi": 6000.0} for _ in tasks])
 
 
 def fed_helps_half_d(mp):  # the root-finder solves log n + (d/2)/n < d/2
-    _wrap(mp, f"{M}.thm1.federation_helps_interval", lambda f: lambda d, C=1.0: f(d / 2, C))
+    _wrap(mp, f"{M}.sec42_federation_helps.federation_helps_interval", lambda f: lambda d, C=1.0: f(d / 2, C))
 
 
 FAILS_PATHS = {

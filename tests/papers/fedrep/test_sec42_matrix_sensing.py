@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fedtheory.claims import ERRATUM, HOLDS
-from fedtheory_checks.fedrep import sec4_structure as S
+from fedtheory_checks.fedrep import sec42_matrix_sensing as _sec42_matrix_sensing
 
 M = "fedtheory_checks.fedrep"
 
@@ -20,11 +20,11 @@ def sensing_wrong_row(mp):  # A_ij = e_0 x_ij^T for every client
     def bad(X, W, B, Ws, Bs):
         D = Ws @ Bs.T - W @ B.T
         return np.einsum("imd,d->im", X, D[0])
-    mp.setattr(f"{M}.sec4_structure.sensing_residuals", bad)
+    mp.setattr(f"{M}.sec42_matrix_sensing.sensing_residuals", bad)
 
 
 def isometry_all_ones(mp):  # eigenvalues reported as 1 (e.g. normalised by the wrong m)
-    mp.setattr(f"{M}.sec4_structure.rank1_isometry_range", lambda X: (np.ones(X.shape[0]), np.ones(X.shape[0])))
+    mp.setattr(f"{M}.sec42_matrix_sensing.rank1_isometry_range", lambda X: (np.ones(X.shape[0]), np.ones(X.shape[0])))
 
 
 def test_strict_decrease_is_a_consistency_check():
@@ -42,8 +42,8 @@ FAILS_PATHS = {
 
 
 FUNCS = {
-    "fedrep.sec4.matrix-sensing": S._sensing,
-    "fedrep.sec4.no-rip": S._no_rip,
+    "fedrep.sec4.matrix-sensing": _sec42_matrix_sensing._sensing,
+    "fedrep.sec4.no-rip": _sec42_matrix_sensing._no_rip,
 }
 
 

@@ -13,14 +13,15 @@ import pytest
 from fedtheory.claims import FAILS, HOLDS
 from fedtheory.linalg import principal_angle_distance
 from fedtheory.representation import make_model
+from fedtheory_checks.fedrep import fig1, sec52_real_data
 
-NC = "fedtheory_checks.fedrep.new_client"
+NC = "fedtheory_checks.fedrep.sec42_new_users"
 
 
 @pytest.fixture
 def nc():
-    from fedtheory_checks.fedrep import new_client
-    return new_client
+    from fedtheory_checks.fedrep import sec42_new_users
+    return sec42_new_users
 
 
 # ----------------------------------------------------------------------------- new client: closed form
@@ -83,7 +84,7 @@ def test_law_decision_paths(nc):
 
 def _law_wrong_constant(mp):
     """Injected bug: the closed form without the '-1' of the inverse-Wishart mean, k/(m-k)."""
-    from fedtheory_checks.fedrep import new_client as m_
+    from fedtheory_checks.fedrep import sec42_new_users as m_
 
     orig = m_.ols_head_excess_risk
     mp.setattr(f"{NC}.ols_head_excess_risk",
@@ -93,7 +94,7 @@ def _law_wrong_constant(mp):
 
 def _misspecified_no_bias_inflation(mp):
     """Injected bug: the representation error as a bare floor b^2 + sigma^2 k/(m-k-1) (no inflation)."""
-    from fedtheory_checks.fedrep import new_client as m_
+    from fedtheory_checks.fedrep import sec42_new_users as m_
 
     orig = m_.ols_head_excess_risk
     mp.setattr(f"{NC}.ols_head_excess_risk",

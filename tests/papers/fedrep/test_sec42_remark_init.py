@@ -15,7 +15,8 @@ import pytest
 
 from fedtheory.claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE
 from fedtheory.representation.structure import basis_at_distance
-from fedtheory_checks.fedrep import errata as E
+from fedtheory_checks.fedrep import sec42_remark_init as _sec42_remark_init
+from fedtheory_checks.fedrep import sec42_remark_init as RI
 
 M = "fedtheory_checks.fedrep"
 
@@ -29,12 +30,12 @@ def _wrap(monkeypatch, target, make):
 
 
 def population_step_too_small(mp):  # the population round with a tenth of the step
-    _wrap(mp, f"{M}.errata.population_fedrep_round", lambda f: lambda B, Bs, Ws, eta, **k: f(B, Bs, Ws, eta / 10, **k))
+    _wrap(mp, f"{M}.sec42_remark_init.population_fedrep_round", lambda f: lambda B, Bs, Ws, eta, **k: f(B, Bs, Ws, eta / 10, **k))
 
 
 def mom_degrading_with_n(mp):  # violating numbers: an initialisation whose dist_0 grows with n
     # (a fixed TOTAL budget split over the clients is not such a bug: MoM's accuracy depends on n m)
-    mp.setattr(f"{M}.errata.mom_init", lambda model, m, rng: basis_at_distance(
+    mp.setattr(f"{M}.sec42_remark_init.mom_init", lambda model, m, rng: basis_at_distance(
         model.B_star, min(1.0, 0.2 + 0.12 * math.log(model.n)), rng))
 
 
@@ -43,9 +44,9 @@ def test_mom_budget_verdict_paths():
     up = {n: np.clip(0.2 * math.log(n) - 0.3 + 0.02 * rng.standard_normal(10), 0, 1) for n in (25, 100, 400)}
     down = {n: np.clip(1.2 - 0.2 * math.log(n) + 0.02 * rng.standard_normal(10), 0, 1) for n in (25, 100, 400)}
     flat = {n: 0.5 + 0.2 * rng.standard_normal(10) for n in (25, 100, 400)}
-    assert E.mom_budget_verdict(up)["status"] == HOLDS
-    assert E.mom_budget_verdict(down)["status"] == FAILS
-    out = E.mom_budget_verdict(flat)
+    assert RI.mom_budget_verdict(up)["status"] == HOLDS
+    assert RI.mom_budget_verdict(down)["status"] == FAILS
+    out = RI.mom_budget_verdict(flat)
     assert out["status"] in (INCONCLUSIVE, HOLDS, FAILS)
     if out["status"] == INCONCLUSIVE:
         assert out["power"]["needed"] > 1 and "would detect" in out["power"]["statement"]
@@ -58,8 +59,8 @@ FAILS_PATHS = {
 
 
 FUNCS = {
-    "fedrep.remark-init.e0-reading": E._e0_reading,
-    "fedrep.alg2.mom-e0-budget": E._mom_budget,
+    "fedrep.remark-init.e0-reading": _sec42_remark_init._e0_reading,
+    "fedrep.alg2.mom-e0-budget": _sec42_remark_init._mom_budget,
 }
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
 
-S5 = "fedtheory_checks.fedrep.sec5_experiments"
+S5 = "fedtheory_checks.fedrep.sec51_synthetic"
 
 
 EX = "fedtheory.representation.experiments"
@@ -21,7 +21,7 @@ EX = "fedtheory.representation.experiments"
 
 @pytest.fixture
 def s5():
-    from fedtheory_checks.fedrep import sec5_experiments
+    from fedtheory_checks.fedrep import sec51_synthetic as sec5_experiments
     return sec5_experiments
 
 
@@ -158,7 +158,7 @@ def test_fig3_ordering_undecided_has_power_statement(s5, monkeypatch):
 
 def test_gd_scaling_undecided_has_power_statement(s5, monkeypatch):
     _fake_scaling(monkeypatch, lambda meth, n: 10.0)  # nobody improves: Delta = 0 up to noise
-    import fedtheory_checks.fedrep.sec5_experiments as m_
+    import fedtheory_checks.fedrep.sec51_synthetic as m_
 
     orig = m_.per_run_log_slopes
     rng = np.random.default_rng(0)
@@ -213,7 +213,7 @@ def _fake_fig3(tau, seed_noise=0.1):
 def fig3_order_reversed(mp):  # injected: GD-GD fastest, FedRep slowest
     taus = {"FedRep": 30.0, "10GD-GD": 20.0, "GD-GD": 10.0}
     mp.setattr(f"{EX}.fig3_data", _fake_fig3(lambda meth, n: taus[meth]))
-    mp.setattr(f"{M}.sec5_experiments.HEAD_LR_GRID", (0.2,))
+    mp.setattr(f"{M}.sec51_synthetic.HEAD_LR_GRID", (0.2,))
 
 
 def fig3_more_clients_slower(mp):  # injected: FedRep slows down as n grows

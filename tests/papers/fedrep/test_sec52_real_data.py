@@ -11,15 +11,17 @@ injects a violating computation with monkeypatch and the quick verdict must refu
 import pytest
 
 from fedtheory.claims import ERRATUM, FAILS, HOLDS
-from fedtheory_checks.fedrep import sec4_structure as S
+from fedtheory_checks.fedrep import sec52_real_data as _sec52_real_data
+from fedtheory_checks.fedrep import sec52_real_data as RD
+from fedtheory_checks.fedrep import sec52_real_data
 
 M = "fedtheory_checks.fedrep"
 
 
 def table_typo(mp):  # FedRep's CIFAR10 (100,2) entry mistyped as 80.70
-    t = dict(S.TABLE1)
+    t = dict(RD.TABLE1)
     t["FedRep"] = (80.70,) + t["FedRep"][1:]
-    mp.setattr(f"{M}.sec4_structure.TABLE1", t)
+    mp.setattr(f"{M}.sec52_real_data.TABLE1", t)
 
 
 EX = "fedtheory.representation.experiments"
@@ -27,8 +29,8 @@ EX = "fedtheory.representation.experiments"
 
 @pytest.fixture
 def s5():
-    from fedtheory_checks.fedrep import sec5_experiments
-    return sec5_experiments
+    from fedtheory_checks.fedrep import sec52_real_data
+    return sec52_real_data
 
 
 NOT_REPRODUCED = "not-reproduced"
@@ -49,7 +51,7 @@ def benefit1_reversed(mp):
 
 def test_benefit1_can_fail(s5, serial_uncached, monkeypatch):
     benefit1_reversed(monkeypatch)
-    assert s5._benefit1(False, 0)["status"] == NOT_REPRODUCED
+    assert sec52_real_data._benefit1(False, 0)["status"] == NOT_REPRODUCED
 
 
 FAILS_PATHS = {
@@ -59,7 +61,7 @@ FAILS_PATHS = {
 
 
 FUNCS = {
-    "fedrep.sec5.table1-robustness": S._table1,
+    "fedrep.sec5.table1-robustness": _sec52_real_data._table1,
 }
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from fedtheory import get_claim
 from fedtheory.claims import ERRATUM, FAILS, HOLDS
-from fedtheory_checks.fedrep import sec4_structure as S
+from fedtheory_checks.fedrep import thm1 as _thm1
 
 M = "fedtheory_checks.fedrep"
 
@@ -28,7 +28,7 @@ def _wrap(monkeypatch, target, make):
 
 
 def rate_step_tenfold(mp):  # the rate with 10 eta (outside the step condition)
-    _wrap(mp, f"{M}.sec4_structure.theorem1_rate", lambda f: lambda eta, E0, s: f(10 * eta, E0, s))
+    _wrap(mp, f"{M}.thm1.theorem1_rate", lambda f: lambda eta, E0, s: f(10 * eta, E0, s))
 
 
 T1 = "fedtheory_checks.fedrep.thm1"
@@ -116,7 +116,7 @@ FAILS_PATHS = {
 
 
 FUNCS = {
-    "fedrep.sec4.strict-decrease": S._strict,
+    "fedrep.sec4.strict-decrease": _thm1._strict,
 }
 
 

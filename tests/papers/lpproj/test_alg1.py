@@ -11,7 +11,7 @@ import pytest
 from fedtheory import get_claim
 from fedtheory.lpproj.extras import pfedme_general_solution
 
-REMAINING = "fedtheory_checks.lpproj.remaining"
+REMAINING = "fedtheory_checks.lpproj.alg1"
 
 
 def _pfedme_simple_average(mp):

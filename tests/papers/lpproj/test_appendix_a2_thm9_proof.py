@@ -12,7 +12,7 @@ from fedtheory import get_claim
 
 
 # ----------------------------------------------------------------------------- every claim can fail
-THM9_GRID = "fedtheory_checks.lpproj.thm9_grid"
+THM9_GRID = "fedtheory_checks.lpproj.appendix_a2_thm9_proof"
 
 
 def _wrap(monkeypatch, target, make):
@@ -30,7 +30,7 @@ def _kw(**over):
 
 def _wrong_start(mp):
     # the runs start far from the w~_0 = 0 that Delta_0 assumes
-    _wrap(mp, f"{THM9_GRID}.run_algorithm1_sgd", _kw(w0=np.full(3, 5.0)))
+    _wrap(mp, "fedtheory_checks.lpproj.thm9.run_algorithm1_sgd", _kw(w0=np.full(3, 5.0)))
 
 
 def _A_T_undercounted(mp):
@@ -47,21 +47,21 @@ M = "fedtheory_checks.lpproj"
 
 def _thm9_started_elsewhere(mp):
     # Delta_0 computed for w_0 = 0 while Algorithm 1 starts at w_0 = 10 * 1
-    _wrap(mp, f"{M}.convergence.run_algorithm1", _kw(w0=np.full(3, 10.0)))
-    mp.setattr(f"{M}.convergence.THM9_RUNS", (4, 4))  # shrink what runs
+    _wrap(mp, f"{M}.appendix_a2_thm9_proof.run_algorithm1", _kw(w0=np.full(3, 10.0)))
+    mp.setattr(f"{M}.appendix_a2_thm9_proof.THM9_RUNS", (4, 4))  # shrink what runs
 
 
 def test_patched_violation_is_refuted_by_the_kit(monkeypatch, serial_uncached):
     """(17)'s right side shrunk a million-fold: the kit's one-sided test refutes the grid claim."""
-    from fedtheory_checks.lpproj import thm9_grid
+    from fedtheory_checks.lpproj import thm9
 
-    orig = thm9_grid.rhs17
+    orig = thm9.rhs17
 
     def tiny(*a, **k):
         out = orig(*a, **k)
         return {key: val * 1e-6 for key, val in out.items()}
 
-    monkeypatch.setattr(thm9_grid, "rhs17", tiny)
+    monkeypatch.setattr(thm9, "rhs17", tiny)
     v = get_claim("lpproj.thm9.grid-bound17").evaluate(full=False)
     assert v.status == "refuted", v.summary()
     assert v.margin["tightness"] == "violated"

@@ -10,11 +10,11 @@ import pytest
 
 from fedtheory import get_claim
 
-REMAINING = "fedtheory_checks.lpproj.remaining"
+REMAINING = "fedtheory_checks.lpproj.appendix_c_tables"
 
 
 #: the Sec. 5.3 / App. C.7.1 table-text claims (moved out of remaining.py)
-TABLES = "fedtheory_checks.lpproj.sec53_tables"
+TABLES = "fedtheory_checks.lpproj.appendix_c_tables"
 
 
 def _wrap(monkeypatch, target, make):
@@ -44,9 +44,9 @@ def _reduction_as_ratio(mp):
 
 def test_erratum_printed_holding_is_not_an_erratum(monkeypatch):
     """The kit's erratum template: when the referee finds the printed form true, the claim holds."""
-    from fedtheory_checks.lpproj import sec53_tables
+    from fedtheory_checks.lpproj import appendix_c_tables
 
-    monkeypatch.setattr(sec53_tables, "_relative_gain", lambda new, old: 2 * (new / old - 1))
+    monkeypatch.setattr(appendix_c_tables, "_relative_gain", lambda new, old: 2 * (new / old - 1))
     v = get_claim("lpproj.appC71.table11-text.erratum").evaluate(full=False)
     assert v.status == "holds" and v.root_cause == ""
     assert np.isfinite(v.detects["factor"])

@@ -23,7 +23,7 @@ def _wrap(monkeypatch, target, make):
 
 def _lambda1_quoted(mp):
     # lambda_1^* taken as the quoted 4.9e-4 (twice the true one)
-    _wrap(mp, f"{M}.optimal_lambda._lam1", lambda orig: (lambda: 2 * orig()))
+    _wrap(mp, f"{M}.fig1._lam1", lambda orig: (lambda: 2 * orig()))
 
 
 def _attack_tau_inflated(mp):
@@ -43,9 +43,9 @@ def _kw(**over):
 
 def _lambda_star_ignores_attack(mp):
     # lambda_1^* computed with the clean formula (the attack's variance left out of the denominator)
-    _wrap(mp, f"{M}.optimal_lambda.optimal_lambda",
+    _wrap(mp, f"{M}.fig1.optimal_lambda",
           lambda orig: (lambda **kw: orig(**{k: v for k, v in kw.items() if k not in ("attack", "N_a", "tau")})))
-    _wrap(mp, f"{M}.optimal_lambda.brute_force_argmin", _kw(points=21))  # a coarser grid before Brent
+    _wrap(mp, f"{M}.fig1.brute_force_argmin", _kw(points=21))  # a coarser grid before Brent
 
 
 FAILS_PATHS = {

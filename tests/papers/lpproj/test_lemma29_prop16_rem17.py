@@ -21,25 +21,25 @@ def _wrap(monkeypatch, target, make):
 
 # ----------------------------------------------------------------------------- Sec. 4.2, Lemma 29, Prop. 16
 def _lemma29_sign_slip(mp):
-    mp.setattr(f"{M}.optimal_lambda.lemma29_argmin",
+    mp.setattr(f"{M}.lemma29_prop16_rem17.lemma29_argmin",
                lambda A, B, C, b: (2 * C - B * b) / (2 * A * b + B))
 
 
 def _prop16_first_order_threshold(mp):
     # the threshold read as 2 lambda_1^* (first order in lambda_1^*/b)
-    mp.setattr(f"{M}.optimal_lambda.proposition16_threshold", lambda ls, b: 2 * np.asarray(ls, float))
+    mp.setattr(f"{M}.lemma29_prop16_rem17.proposition16_threshold", lambda ls, b: 2 * np.asarray(ls, float))
 
 
 def _printed_lambda_star(mp):
     # lambda* from Lemma 29 with the printed A (extra 1/N): (N - 1) sigma^2/(n Sigma)
-    mp.setattr(f"{M}.optimal_lambda.optimal_lambda",
+    mp.setattr(f"{M}.lemma29_prop16_rem17.optimal_lambda",
                lambda **kw: (kw["N"] - 1) * kw["sigma"] ** 2 / (kw["n"] * kw["Sigma"]))
-    mp.setattr(f"{M}.optimal_lambda.COMPARISONS_DRAWS", (500, 500))  # shrink what runs
+    mp.setattr(f"{M}.lemma29_prop16_rem17.COMPARISONS_DRAWS", (500, 500))  # shrink what runs
 
 
 def _rem17_derivative_power(mp):
     # (b + lam)^2 in place of (b + lam)^3 in the derivative
-    _wrap(mp, f"{M}.optimal_lambda.loss_derivative_lpproj",
+    _wrap(mp, f"{M}.lemma29_prop16_rem17.loss_derivative_lpproj",
           lambda orig: (lambda lam, *, d_sub, **kw: orig(lam, d_sub=d_sub, **kw) * (kw.get("b", 1.0) + np.asarray(lam))))
 
 

@@ -12,7 +12,7 @@ from fedtheory.lpproj.stochastic import LeastSquaresClients
 
 
 # ----------------------------------------------------------------------------- every claim can fail
-THM9_GRID = "fedtheory_checks.lpproj.thm9_grid"
+THM9_GRID = "fedtheory_checks.lpproj.lemmas4_8"
 
 
 def _wrap(monkeypatch, target, make):
@@ -40,7 +40,7 @@ def _gamma_too_small(mp):
 
 def _inexact_inner(mp):
     # the "exact" inner solves stop at ||grad h~||^2 <= 1e-2
-    _wrap(mp, f"{THM9_GRID}.run_algorithm1_sgd", _kw(nu=1e-2))
+    _wrap(mp, "fedtheory_checks.lpproj.lemmas4_8.run_algorithm1_sgd", _kw(nu=1e-2))
 
 
 def _sigma_zero(mp):

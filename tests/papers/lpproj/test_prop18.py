@@ -15,7 +15,7 @@ M = "fedtheory_checks.lpproj"
 
 def _ratio_first_power(mp):
     # tr(P S P^T)/tr(S) in place of the squares: d_sub/d also for the dense covariance
-    mp.setattr(f"{M}.fairness_scaling.fairness_dimension_ratio",
+    mp.setattr(f"{M}.prop18.fairness_dimension_ratio",
                lambda S, P: float(np.trace(P @ S @ P.T) / np.trace(S)))
 
 
@@ -32,13 +32,13 @@ def _kw(**over):
     return lambda orig: (lambda *a, **k: orig(*a, **{**k, **over}))
 
 
-def _fairness_printed_constant(mp, n_samples=5000):
-    _wrap(mp, f"{M}.fairness.expected_fairness_V", _kw(variant="printed"))
-    _wrap(mp, f"{M}.fairness.mc_mean", lambda orig: (lambda sampler, n, seed, **k: orig(sampler, n_samples, seed, **k)))
+def _fairness_printed_constant(mp, n_samples=5000, module="thm32"):
+    _wrap(mp, f"{M}.{module}.expected_fairness_V", _kw(variant="printed"))
+    _wrap(mp, f"{M}.{module}.mc_mean", lambda orig: (lambda sampler, n, seed, **k: orig(sampler, n_samples, seed, **k)))
 
 
 def _prop18_printed_constant(mp):
-    _fairness_printed_constant(mp, n_samples=2000)
+    _fairness_printed_constant(mp, n_samples=2000, module="prop18")
 
 
 FAILS_PATHS = {

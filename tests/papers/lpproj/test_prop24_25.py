@@ -13,7 +13,7 @@ import pytest
 from fedtheory import get_claim
 from fedtheory.lpproj import make_projection
 
-REMAINING = "fedtheory_checks.lpproj.remaining"
+REMAINING = "fedtheory_checks.lpproj.prop24_25"
 
 
 def _s_from_half_the_edge(mp):
@@ -42,9 +42,9 @@ def _projection_columns_normalised(mp):
         P = as_generator(seed).standard_normal((d_sub, d))
         return P / np.linalg.norm(P, axis=0, keepdims=True)
 
-    mp.setattr(f"{M}.convergence.make_projection", bad)
-    mp.setattr(f"{M}.convergence.PROP24_FIT", ((100, 5), (400, 20)))  # shrink what runs
-    mp.setattr(f"{M}.convergence.PROP24_TEST", ((4000, 10),))
+    mp.setattr(f"{M}.prop24_25.make_projection", bad)
+    mp.setattr(f"{M}.prop24_25.PROP24_FIT", ((100, 5), (400, 20)))  # shrink what runs
+    mp.setattr(f"{M}.prop24_25.PROP24_TEST", ((4000, 10),))
 
 
 FAILS_PATHS = {

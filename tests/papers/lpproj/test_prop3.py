@@ -10,7 +10,7 @@ import pytest
 
 from fedtheory import get_claim
 
-REMAINING = "fedtheory_checks.lpproj.remaining"
+REMAINING = "fedtheory_checks.lpproj.prop3"
 
 
 def _wrap(monkeypatch, target, make):
@@ -43,7 +43,7 @@ M = "fedtheory_checks.lpproj"
 
 def _prop3_swapped_singular_values(mp):
     # s_min used where Proposition 3 has s_max (and vice versa)
-    _wrap(mp, f"{M}.convergence.prop3_bounds",
+    _wrap(mp, f"{M}.prop3.prop3_bounds",
           lambda orig: (lambda lam, mu, L, s_max, s_min: orig(lam, mu, L, s_min, s_max)))
 
 

@@ -11,7 +11,7 @@ from fedtheory import get_claim
 
 
 #: the Sec. 5.3 / App. C.7.1 table-text claims (moved out of remaining.py)
-TABLES = "fedtheory_checks.lpproj.sec53_tables"
+TABLES = "fedtheory_checks.lpproj.sec53_communication"
 
 
 def _ratio_inverted(mp):

@@ -12,7 +12,7 @@ import pytest
 
 from fedtheory import get_claim
 
-ROBUST_ROUNDS = "fedtheory_checks.lpproj.robust_rounds"
+ROBUST_ROUNDS = "fedtheory_checks.lpproj.sec54_robustness"
 
 
 def _wrap(monkeypatch, target, make):

@@ -10,7 +10,7 @@ import pytest
 from fedtheory import get_claim
 from fedtheory.lpproj import make_projection
 
-REMAINING = "fedtheory_checks.lpproj.remaining"
+REMAINING = "fedtheory_checks.lpproj.sec61_block_diagonal"
 
 
 def _block_diagonal_dense(mp):

@@ -10,7 +10,7 @@ import pytest
 
 from fedtheory.lpproj import a6 as A6
 
-A6_SMOOTH = "fedtheory_checks.lpproj.a6_smooth"
+A6_SMOOTH = "fedtheory_checks.lpproj.thm13"
 
 
 def _wrap(monkeypatch, target, make):

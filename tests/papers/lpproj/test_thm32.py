@@ -22,12 +22,12 @@ def _wrap(monkeypatch, target, make):
 
 
 def _eq49_without_half(mp):
-    _wrap(mp, f"{M}.fairness_scaling.eq49_pair_sum", lambda orig: (lambda W, variant="corrected": orig(W, "printed")))
+    _wrap(mp, f"{M}.thm32.eq49_pair_sum", lambda orig: (lambda W, variant="corrected": orig(W, "printed")))
 
 
 def _vl2_unprojected(mp):
     # V^l2 computed without the projection (as V^Me)
-    _wrap(mp, f"{M}.fairness_scaling.fairness_V",
+    _wrap(mp, f"{M}.thm32.fairness_V",
           lambda orig: (lambda method, lam, W, **k: orig("pfedme" if method == "lp-proj-2" else method, lam, W, **k)))
 
 
@@ -38,14 +38,14 @@ def _kw(**over):
 
 # ----------------------------------------------------------------------------- Sec. 4.3, App. B.4
 def _fairness_avg_b_not_squared(mp):
-    _wrap(mp, f"{M}.fairness.fairness_V",
+    _wrap(mp, f"{M}.thm32.fairness_V",
           lambda orig: (lambda method, lam, W, *, b=1.0, P=None:
                         orig(method, lam, W, b=b, P=P) / (b if method == "fedavg" else 1.0)))
 
 
 def _fairness_printed_constant(mp, n_samples=5000):
-    _wrap(mp, f"{M}.fairness.expected_fairness_V", _kw(variant="printed"))
-    _wrap(mp, f"{M}.fairness.mc_mean", lambda orig: (lambda sampler, n, seed, **k: orig(sampler, n_samples, seed, **k)))
+    _wrap(mp, f"{M}.thm32.expected_fairness_V", _kw(variant="printed"))
+    _wrap(mp, f"{M}.thm32.mc_mean", lambda orig: (lambda sampler, n, seed, **k: orig(sampler, n_samples, seed, **k)))
 
 
 def _pfedme_weights_swapped(mp):

@@ -13,7 +13,7 @@ from fedtheory.lpproj.stochastic import LeastSquaresClients
 
 
 # ----------------------------------------------------------------------------- every claim can fail
-THM9_GRID = "fedtheory_checks.lpproj.thm9_grid"
+THM9_GRID = "fedtheory_checks.lpproj.thm9"
 
 
 def _wrap(monkeypatch, target, make):

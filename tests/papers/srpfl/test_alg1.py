@@ -8,16 +8,16 @@ folder's conftest.py)."""
 import pytest
 
 from fedtheory.claims import FAILS, HOLDS
-from fedtheory_checks.srpfl import sec3_figs as sf
+from fedtheory_checks.srpfl import alg1
 
 
 def test_alg1_fails_paths():
     good = {3: 1e-3, 30: 1e-7, 100: 1e-13}
-    assert sf.decide_alg1(1e-16, good, True)["status"] == HOLDS
-    assert sf.decide_alg1(1e-3, good, True)["status"] == FAILS            # does not reduce to Algorithm 2
-    assert sf.decide_alg1(1e-16, {3: 1e-3, 30: 1e-2, 100: 1e-13}, True)["status"] == FAILS  # not decreasing
-    assert sf.decide_alg1(1e-16, {3: 1e-3, 100: 1e-5}, True)["status"] == FAILS   # GD never gets there
-    assert sf.decide_alg1(1e-16, good, False)["status"] == FAILS          # heads not frozen
+    assert alg1.decide_alg1(1e-16, good, True)["status"] == HOLDS
+    assert alg1.decide_alg1(1e-3, good, True)["status"] == FAILS            # does not reduce to Algorithm 2
+    assert alg1.decide_alg1(1e-16, {3: 1e-3, 30: 1e-2, 100: 1e-13}, True)["status"] == FAILS  # not decreasing
+    assert alg1.decide_alg1(1e-16, {3: 1e-3, 100: 1e-5}, True)["status"] == FAILS   # GD never gets there
+    assert alg1.decide_alg1(1e-16, good, False)["status"] == FAILS          # heads not frozen
 
 
 def test_alg1_claim_holds():
@@ -28,7 +28,7 @@ def test_alg1_claim_holds():
 S = "fedtheory_checks.srpfl"
 
 
-SEC3_FIGS = f"{S}.sec3_figs"
+SEC3_FIGS = f"{S}.alg1"
 
 
 def _wrap(monkeypatch, target, make):

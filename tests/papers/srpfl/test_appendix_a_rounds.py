@@ -6,19 +6,21 @@ diversity, bases at a distance, round quantities) against independent computatio
 import numpy as np
 import pytest
 
-import fedtheory_checks.srpfl.proof_steps as ps
+import fedtheory_checks.srpfl.appendix_a_rounds as ps
 from fedtheory.claims import HOLDS, REFUTED
 from fedtheory.linalg import principal_angle_distance
 from fedtheory.representation import client_diversity, fedrep_round, make_heads
+from fedtheory_checks.srpfl import thm4_7_proof_143_193
+from fedtheory_checks.srpfl import appendix_a_rounds as _ar
 
-PROOF_STEPS = "fedtheory_checks.srpfl.proof_steps"
+PROOF_STEPS = "fedtheory_checks.srpfl.appendix_a_rounds"
 
 
 @pytest.fixture(autouse=True)
 def _fresh_table():
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
     yield
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -36,7 +38,7 @@ def test_t_claim_fails_when_the_endpoint_ratio_grows_with_m(monkeypatch):
     # T2 + T3 and ||F||, ||G|| growing with m (so (171) still holds): no m reaches the regime -> fails
     _patch_table(monkeypatch, lambda T: T.update(T23=T["T23"] * T["m"] ** 2, F_fro=T["F_fro"] * T["m"],
                                                  G_fro=T["G_fro"] * T["m"]))
-    out = ps._t23(full=False, seed=0)
+    out = thm4_7_proof_143_193._t23(full=False, seed=0)
     assert out["status"] == REFUTED and out["observed"]["endpoint_ratio_slope_in_log_m"][0] > 0
     assert out["observed"]["violations_(171)"] == 0
 
@@ -100,18 +102,18 @@ def test_expansion_residuals_detect_a_wrong_b_plus():
     X, Z = g.standard_normal((1, n, m, d)), 0.5 * g.standard_normal((1, n, m))
     q = ps.round_quantities(B, Bs, W, X, Z, eta)
     Bbar = fedrep_round(B, X[0], q["_Y"][0], eta).B_bar
-    assert max(ps.expansion_residuals(B, q["_S"][0], q["_E"][0], Bbar, eta, n)) < 1e-12
+    assert max(thm4_7_proof_143_193.expansion_residuals(B, q["_S"][0], q["_E"][0], Bbar, eta, n)) < 1e-12
     stale = fedrep_round(B, X[0], q["_Y"][0], 1.01 * eta).B_bar  # a 1% stale step size
-    assert ps.expansion_residuals(B, q["_S"][0], q["_E"][0], stale, eta, n)[1] > 1e-6
+    assert thm4_7_proof_143_193.expansion_residuals(B, q["_S"][0], q["_E"][0], stale, eta, n)[1] > 1e-6
 
 
 # ----------------------------------------------------------------------------- fails paths
 def _patch_table(mp, edit):
-    orig = ps.exact_round_table.__wrapped__
+    orig = _ar.exact_round_table.__wrapped__
 
     def patched(full, seed):
         T = dict(orig(full, seed))
         edit(T)
         return T
 
-    mp.setattr(f"{PROOF_STEPS}.exact_round_table", patched)
+    mp.setattr("fedtheory_checks.srpfl.appendix_a_rounds.exact_round_table", patched)

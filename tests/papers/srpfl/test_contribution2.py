@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
-from fedtheory_checks.srpfl import sec3_figs as sf
+from fedtheory_checks.srpfl import contribution2
 
 S = "fedtheory_checks.srpfl"
 
 
-SEC3_FIGS = f"{S}.sec3_figs"
+SEC3_FIGS = f"{S}.contribution2"
 
 
 # ----------------------------------------------------------------------------- Contribution 2
@@ -40,9 +40,9 @@ def _contrib2(mp):
 def test_sample_complexity_fails_paths():
     ones, zeros = np.ones(64), np.zeros(64)
     few = np.r_[np.ones(2), np.zeros(62)]
-    assert sf.decide_sample_complexity(few, ones, zeros)["status"] == FAILS   # small n0 needs more: d/n0
-    assert sf.decide_sample_complexity(ones, ones, few)["status"] == HOLDS    # n0 irrelevant, N matters: d/N
-    v = sf.decide_sample_complexity(np.ones(8), np.ones(8), np.r_[np.ones(5), np.zeros(3)])
+    assert contribution2.decide_sample_complexity(few, ones, zeros)["status"] == FAILS   # small n0 needs more: d/n0
+    assert contribution2.decide_sample_complexity(ones, ones, few)["status"] == HOLDS    # n0 irrelevant, N matters: d/N
+    v = contribution2.decide_sample_complexity(np.ones(8), np.ones(8), np.r_[np.ones(5), np.zeros(3)])
     assert v["status"] == INCONCLUSIVE and v["power"]["needed"] > 8 and "untied pairs" in v["power"]["unit"]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from fedtheory.claims import FAILS, HOLDS
 from fedtheory.srpfl.meta import grad_B_LN, grad_W_LN, loss_LN
-from fedtheory_checks.srpfl import sec3_figs as sf
+from fedtheory_checks.srpfl import alg1, contribution2, eqs13_19, fig7_fig8, remark4_8
 
 
 def _batch(seed=0, d=8, k=2, n=4, m=7):
@@ -21,16 +21,16 @@ def _batch(seed=0, d=8, k=2, n=4, m=7):
 # ------------------------------------------------------------------ library: fedtheory.srpfl.meta
 def test_gradients_match_finite_differences():
     B, W, X, Y = _batch()
-    fdB = sf.central_differences(lambda b: loss_LN(b, W, X, Y), B, 1e-5)
-    fdW = sf.central_differences(lambda w: loss_LN(B, w, X, Y), W, 1e-5)
+    fdB = eqs13_19.central_differences(lambda b: loss_LN(b, W, X, Y), B, 1e-5)
+    fdW = eqs13_19.central_differences(lambda w: loss_LN(B, w, X, Y), W, 1e-5)
     assert np.allclose(grad_B_LN(B, W, X, Y), fdB, atol=1e-8)
     assert np.allclose(grad_W_LN(B, W, X, Y), fdW, atol=1e-8)
 
 
 # ------------------------------------------------------------------ decisions: fails paths
 def test_relative_fails_on_large_error():
-    assert sf.decide_relative({"a": 1e-12, "b": 0.5}, 1e-7, "x")["status"] == FAILS
-    assert sf.decide_relative({"a": 1e-12}, 1e-7, "x")["status"] == HOLDS
+    assert eqs13_19.decide_relative({"a": 1e-12, "b": 0.5}, 1e-7, "x")["status"] == FAILS
+    assert eqs13_19.decide_relative({"a": 1e-12}, 1e-7, "x")["status"] == HOLDS
 
 
 # ------------------------------------------------------------------ holds paths on the real numbers (cheap ones)
@@ -43,7 +43,7 @@ def test_identity_claims_hold(cid):
 S = "fedtheory_checks.srpfl"
 
 
-SEC3_FIGS = f"{S}.sec3_figs"
+SEC3_FIGS = f"{S}.eqs13_19"
 
 
 def _wrap(monkeypatch, target, make):

@@ -10,7 +10,7 @@ import pytest
 
 from fedtheory.claims import ERRATUM, FAILS, HOLDS, INCONCLUSIVE
 from fedtheory.srpfl.meta import head_excess_risk, imbalanced_round, loss_LN, meta_round
-from fedtheory_checks.srpfl import sec3_figs as sf
+from fedtheory_checks.srpfl import fig7_fig8
 
 
 @pytest.mark.parametrize("call, name", [
@@ -19,7 +19,7 @@ from fedtheory_checks.srpfl import sec3_figs as sf
     (lambda: meta_round(np.eye(3)[:, :2], np.zeros((1, 2)), [np.ones((4, 3))], [np.ones(4)], 0.1, None, 0), "tau_phi"),
     (lambda: head_excess_risk(np.eye(4)[:, :2], np.ones((1, 4)), 3, 0.1), "m_new"),
     (lambda: imbalanced_round(np.eye(4)[:, :2], np.ones((2, 3, 4)), np.ones((2, 3)), np.array([1, 3]), 0.1), "m_i"),
-    (lambda: sf.mixture_means("median"), "lambda_reading"),
+    (lambda: fig7_fig8.mixture_means("median"), "lambda_reading"),
 ])
 def test_validation_names_parameter(call, name):
     with pytest.raises(ValueError, match=name):
@@ -27,43 +27,43 @@ def test_validation_names_parameter(call, name):
 
 
 def test_sign_decisions_fail_paths():
-    assert sf.sign_decision(-np.ones(20), "x")["status"] == FAILS
-    assert sf.sign_decision(np.ones(20), "x")["status"] == HOLDS
-    assert sf.sign_decision(np.full(20, -np.inf), "x")["status"] == FAILS   # SRPFL missed the target
-    v = sf.sign_decision(np.full(20, np.nan), "x")  # both missed: ties
+    assert fig7_fig8.sign_decision(-np.ones(20), "x")["status"] == FAILS
+    assert fig7_fig8.sign_decision(np.ones(20), "x")["status"] == HOLDS
+    assert fig7_fig8.sign_decision(np.full(20, -np.inf), "x")["status"] == FAILS   # SRPFL missed the target
+    v = fig7_fig8.sign_decision(np.full(20, np.nan), "x")  # both missed: ties
     assert v["status"] == INCONCLUSIVE and v["power"]["current"] == 0
-    assert sf.sign_decision(np.full(20, np.inf), "x")["status"] == HOLDS    # FedRep missed it
-    assert sf.sign_decision(np.ones(3), "x")["status"] == INCONCLUSIVE
-    v = sf.decide_all({"a": np.ones(20), "b": -np.ones(20)})
+    assert fig7_fig8.sign_decision(np.full(20, np.inf), "x")["status"] == HOLDS    # FedRep missed it
+    assert fig7_fig8.sign_decision(np.ones(3), "x")["status"] == INCONCLUSIVE
+    v = fig7_fig8.decide_all({"a": np.ones(20), "b": -np.ones(20)})
     assert v["status"] == FAILS and "b: exact sign test" in v["evidence"]
     # a paper's experiment on its linear analogue: a refutation reads not-reproduced, naming the analogue
-    v = sf.decide_all({"a": np.ones(20), "b": -np.ones(20)}, analogue="toy analogue")
+    v = fig7_fig8.decide_all({"a": np.ones(20), "b": -np.ones(20)}, analogue="toy analogue")
     assert v["status"] == "not-reproduced" and v["analogue"] == "toy analogue"
-    v = sf.decide_all({"a": np.ones(1)}, analogue="toy analogue")
+    v = fig7_fig8.decide_all({"a": np.ones(1)}, analogue="toy analogue")
     assert v["status"] == INCONCLUSIVE and v["power"]["needed"] > 1  # one group: kit-computed size
 
 
 def test_fig8_lambda_reading_is_an_erratum_once_decided():
     from fedtheory import decide
 
-    refuted = sf.decide_all({"a": -np.ones(20)})
-    held = sf.decide_all({"a": np.ones(20)})
-    undecided = sf.decide_all({"a": np.ones(1)})
+    refuted = fig7_fig8.decide_all({"a": -np.ones(20)})
+    held = fig7_fig8.decide_all({"a": np.ones(20)})
+    undecided = fig7_fig8.decide_all({"a": np.ones(1)})
     kw = dict(what="x", root_cause="fig8-lambda-reading", referee="r")
     assert decide.erratum_if_decided(refuted, held, **kw)["status"] == ERRATUM
     assert decide.erratum_if_decided(refuted, undecided, **kw)["status"] == INCONCLUSIVE
 
 
 def test_lambda_readings():
-    assert sf.mixture_means("mean") == (0.1, 10.0)
-    fast, slow = sf.mixture_means("rate")
+    assert fig7_fig8.mixture_means("mean") == (0.1, 10.0)
+    fast, slow = fig7_fig8.mixture_means("rate")
     assert fast == pytest.approx(10.0) and slow == pytest.approx(0.1)   # under rates the 'stragglers' are fast
 
 
 S = "fedtheory_checks.srpfl"
 
 
-SEC3_FIGS = f"{S}.sec3_figs"
+SEC3_FIGS = f"{S}.fig7_fig8"
 
 
 #: groups for the sign tests: 0.5^16 < 1e-4 / 4 (claim level, Bonferroni over up to 4 sub-decisions)

@@ -7,18 +7,19 @@ computation with monkeypatch and the quick verdict must refute the claim (the ru
 folder's conftest.py)."""
 import pytest
 
-import fedtheory_checks.srpfl.proof_steps as ps
+import fedtheory_checks.srpfl.lemma_a2 as ps
 from fedtheory import get_claim
 from fedtheory.claims import ERRATUM
+from fedtheory_checks.srpfl import appendix_a_rounds as _ar
 
-PROOF_STEPS = "fedtheory_checks.srpfl.proof_steps"
+PROOF_STEPS = "fedtheory_checks.srpfl.lemma_a2"
 
 
 @pytest.fixture(autouse=True)
 def _fresh_table():
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
     yield
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
 
 
 def _f_cor_a3(mp):  # bug: the corrected form evaluated without G
@@ -39,7 +40,7 @@ def _wrap(monkeypatch, target, make):
 # ----------------------------------------------------------------------------- Appendix A
 def _lemA2(mp):
     # bug: the decomposition uses a stale step size (1% off), so (142) no longer closes; one run
-    _wrap(mp, f"{S}.appendix_a._runs", lambda orig: lambda full, seed, **kw: orig(full, seed, **{**kw, "seeds": 1}))
+    _wrap(mp, f"{S}.lemma_a2._runs", lambda orig: lambda full, seed, **kw: orig(full, seed, **{**kw, "seeds": 1}))
     _wrap(mp, "fedtheory.srpfl.algorithms.round_decomposition",
           lambda orig: lambda B, X, y, Bs, W, eta, *a: orig(B, X, y, Bs, W, 1.01 * eta, *a))
 

@@ -10,19 +10,22 @@ import math
 import numpy as np
 import pytest
 
-import fedtheory_checks.srpfl.proof_steps as ps
+import fedtheory_checks.srpfl.lemma_a4 as ps
 from fedtheory import get_claim
 from fedtheory.claims import ERRATUM
 from fedtheory.representation import make_heads
+from fedtheory_checks.srpfl import lemma_a2
+from fedtheory_checks.srpfl import lemma_a4
+from fedtheory_checks.srpfl import appendix_a_rounds as _ar
 
-PROOF_STEPS = "fedtheory_checks.srpfl.proof_steps"
+PROOF_STEPS = "fedtheory_checks.srpfl.lemma_a4"
 
 
 @pytest.fixture(autouse=True)
 def _fresh_table():
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
     yield
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
 
 
 def test_cor_a3_and_eq32_referees():
@@ -32,10 +35,10 @@ def test_cor_a3_and_eq32_referees():
         W = make_heads(g, 6, k, "sqrt_k")
         X = g.standard_normal((6, 20, d))
         Y = np.einsum("nmd,nd->nm", X, W @ Bs.T) + 0.5 * g.standard_normal((6, 20))
-        printed, corrected = ps.cor_a3_residuals(X, Y, B, Bs, W)
+        printed, corrected = lemma_a2.cor_a3_residuals(X, Y, B, Bs, W)
         assert corrected < 1e-12 and printed > 1e-3
         assert (printed == math.inf) == (d != k)
-    r = ps.eq32_check()
+    r = lemma_a4.eq32_check()
     assert r["corrected_symbolic_difference"] == "0" and r["printed_symbolic_difference"] != "0"
     assert r["eq33_fails_at"] == [(1, 2)]
 
@@ -59,7 +62,7 @@ def _wrap(monkeypatch, target, make):
 
 def _lemA4(mp):
     # bug: the Wishart matrix built from m/16 samples instead of m
-    _wrap(mp, f"{S}.appendix_a._wishart_min_eig", lambda orig: lambda g, reps, n, m, k: orig(g, reps, n, m // 16, k))
+    _wrap(mp, f"{S}.lemma_a4._wishart_min_eig", lambda orig: lambda g, reps, n, m, k: orig(g, reps, n, m // 16, k))
 
 
 #: the statuses of the claims on the real numbers (quick mode, seed 0)

@@ -22,7 +22,7 @@ def _wrap(monkeypatch, target, make):
 
 def _lemB1(mp):
     # bug: the rounds per stage without the sqrt2 inside the log (the slip of (212))
-    _wrap(mp, f"{S}.appendix_b.stage_rounds",
+    _wrap(mp, f"{S}.lemma_b1.stage_rounds",
           lambda orig: lambda r, a, N, n0, lam=1.0: orig(r, a, N, n0, lam) - math.log(2) / math.log(1 / (1 - a)))
 
 

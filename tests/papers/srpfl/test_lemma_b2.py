@@ -29,24 +29,24 @@ def _off_by_one(orig):
 
 def _ordstat(mp):
     # bug: E[T_(j:N)] computed as the (j-1)-th order statistic
-    _wrap(mp, f"{S}.appendix_b.expected_order_statistic", _off_by_one)
+    _wrap(mp, f"{S}.lemma_b2.expected_order_statistic", _off_by_one)
 
 
 def _ord_bounds(mp):
     # bug: harmonic numbers replaced by their asymptotic approximation ln n + gamma
-    mp.setattr(f"{S}.appendix_b.harmonic", lambda n: np.log(np.maximum(np.asarray(n, float), 1)) + 0.5772156649)
+    mp.setattr(f"{S}.lemma_b2.harmonic", lambda n: np.log(np.maximum(np.asarray(n, float), 1)) + 0.5772156649)
 
 
 def _eq224(mp):
     # a wrong correction (1/6.25 instead of 1/7): the Monte Carlo referee rejects it
-    mp.setattr(f"{S}.appendix_b.EQ224_CORRECTED", 1 / 6.25)
-    mp.setattr(f"{S}.appendix_b.EQ224_REPS", {False: 2000, True: 2000})
+    mp.setattr(f"{S}.lemma_b2.EQ224_CORRECTED", 1 / 6.25)
+    mp.setattr(f"{S}.lemma_b2.EQ224_REPS", {False: 2000, True: 2000})
 
 
 def _lemB2(mp):
     # bug: the bound (217) without its log N factor (on the first 12 grid points)
-    _wrap(mp, f"{S}.appendix_b._grid", lambda orig: lambda: orig()[:12])
-    _wrap(mp, f"{S}.appendix_b.lemma_b2_bound", lambda orig: lambda N, *a, **k: orig(N, *a, **k) / math.log(N))
+    _wrap(mp, f"{S}.lemma_b2._grid", lambda orig: lambda: orig()[:12])
+    _wrap(mp, f"{S}.lemma_b2.lemma_b2_bound", lambda orig: lambda N, *a, **k: orig(N, *a, **k) / math.log(N))
 
 
 FAILS_PATHS = {

@@ -24,7 +24,7 @@ def _mod(name):
 
 # ----------------------------------------------------------------------------- Appendix B rows and errata
 def test_chain_violations():
-    B = _mod("appendix_b")
+    B = _mod("lemma_b2_phases")
     rows = {(1,): {"x": 1.0, "y": 2.0}, (2,): {"x": 3.0, "y": 2.0}}
     assert B.chain_violations(rows, [("x", "y")]) == {"x<=y": [(2,)]}
 

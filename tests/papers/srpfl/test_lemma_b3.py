@@ -22,7 +22,7 @@ def _mod(name):
 
 # ----------------------------------------------------------------------------- item 2
 def test_tfr_mismatch_decision():
-    thm = _mod("thm4_9")
+    thm = _mod("lemma_b3")
     assert not thm.tfr_mismatch(10.3, 11)
     assert thm.tfr_mismatch(10.3, 10)
     assert not thm.tfr_mismatch(10.0 + 1e-12, 10) and not thm.tfr_mismatch(10.0 - 1e-12, 11)
@@ -31,16 +31,16 @@ def test_tfr_mismatch_decision():
 
 def test_tfr_claim_fails_with_off_by_one(monkeypatch):
     _fp_tfr(monkeypatch)
-    assert _mod("thm4_9")._tfr(False, 0)["status"] == FAILS
+    assert _mod("lemma_b3")._tfr(False, 0)["status"] == FAILS
 
 
 def test_tfr_claim_holds():
-    out = _mod("thm4_9")._tfr(False, 0)
+    out = _mod("lemma_b3")._tfr(False, 0)
     assert out["status"] == HOLDS, out["evidence"]
 
 
 def _fp_tfr(mp):  # bug: the closed-form t_FR off by one round
-    thm = _mod("thm4_9")
+    thm = _mod("lemma_b3")
     mp.setattr(thm, "tfr_closed_form", lambda a, N, n0, ch: float(thm.fedrep_rounds_exact(a, N, n0, ch)) + 1)
 
 
@@ -55,16 +55,16 @@ def _wrap(monkeypatch, target, make):
 def _lemB3(mp):
     # bug: the corrected count uses the floor of stage log2(N) (n0 dropped): too many rounds, so the
     # corrected form exceeds the simulated FedRep time
-    mp.setattr(f"{S}.appendix_b.LEMB3_REPS", {False: 50, True: 50})
-    _wrap(mp, f"{S}.appendix_b._grid", lambda orig: lambda: orig()[:12])
-    _wrap(mp, f"{S}.appendix_b.fedrep_rounds_exact",
+    mp.setattr(f"{S}.lemma_b3.LEMB3_REPS", {False: 50, True: 50})
+    _wrap(mp, f"{S}.lemma_b3._grid", lambda orig: lambda: orig()[:12])
+    _wrap(mp, f"{S}.lemma_b3.fedrep_rounds_exact",
           lambda orig: lambda a, N, n0, c_hat, d0=1.0: orig(a, N, 1, c_hat, d0))
 
 
 def test_lemb3_refutation_is_a_kit_decision_on_the_printed_bound(monkeypatch, serial_uncached):
     # with (248) patched to the valid bound t_FR (H_N + c)/lambda, the kit's bound holds: the refutation comes
     # from the numbers, not from a label
-    import fedtheory_checks.srpfl.appendix_b as B
+    import fedtheory_checks.srpfl.lemma_b3 as B
 
     monkeypatch.setattr(B, "LEMB3_REPS", {False: 50, True: 50})
     monkeypatch.setattr(B, "_grid", lambda: [(64, 0.05, 0.0, 1.2), (256, 0.2, 10.0, 1.05), (1024, 0.05, 0.0, 1.35)])

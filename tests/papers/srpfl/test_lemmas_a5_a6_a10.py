@@ -13,14 +13,15 @@ import pytest
 
 from fedtheory import get_claim
 from fedtheory.claims import FAILS, HOLDS, REFUTED
-from fedtheory_checks.srpfl import lemmas as L
+from fedtheory_checks.srpfl import lemmas_a5_a6_a10 as _lemmas_a5_a6_a10
+from fedtheory_checks.srpfl import lemmas_a5_a6_a10 as L
 
 
 def test_lemma_draws_have_the_requested_distance():
-    rq, W = L.lemma_draws(np.random.default_rng(0), 3, 20, 8, 4, 0.3, 0.0)
+    rq, W = _lemmas_a5_a6_a10.lemma_draws(np.random.default_rng(0), 3, 20, 8, 4, 0.3, 0.0)
     assert np.allclose(rq.dist, 0.3, atol=1e-12)
-    assert np.allclose(np.linalg.norm(W, axis=-1), math.sqrt(L.LEM_K))
-    rq0, _ = L.lemma_draws(np.random.default_rng(0), 3, 20, 8, 4, 0.0, 0.0)
+    assert np.allclose(np.linalg.norm(W, axis=-1), math.sqrt(_lemmas_a5_a6_a10.LEM_K))
+    rq0, _ = _lemmas_a5_a6_a10.lemma_draws(np.random.default_rng(0), 3, 20, 8, 4, 0.0, 0.0)
     assert np.max(np.abs(rq0.A10)) < 1e-12  # noiseless at B_hat = B*: a fixed point
 
 
@@ -30,63 +31,63 @@ def _statuses(parts):
 
 
 def test_scaling_decisions_use_the_kit():
-    parts = L.scaling_decisions({"A5": {"m": (0.3, 0.05), "dist": (0.0, 0.05)}}, 4)
+    parts = _lemmas_a5_a6_a10.scaling_decisions({"A5": {"m": (0.3, 0.05), "dist": (0.0, 0.05)}}, 4)
     assert _statuses(parts) == [REFUTED, HOLDS] and "log m" in parts[0]["evidence"]
-    assert _statuses(L.scaling_decisions({"A6": {"dist": (-0.3, 0.05)}}, 4)) == [REFUTED]  # grows as dist -> 0
-    assert _statuses(L.scaling_decisions({"A6": {"m": (-0.3, 0.05), "dist": (0.3, 0.05)}}, 4)) == [HOLDS, HOLDS]
+    assert _statuses(_lemmas_a5_a6_a10.scaling_decisions({"A6": {"dist": (-0.3, 0.05)}}, 4)) == [REFUTED]  # grows as dist -> 0
+    assert _statuses(_lemmas_a5_a6_a10.scaling_decisions({"A6": {"m": (-0.3, 0.05), "dist": (0.3, 0.05)}}, 4)) == [HOLDS, HOLDS]
     assert all(d["margin"] is not None for d in parts)
 
 
 def test_fit_log_ratio_recovers_a_slope():
     g = np.random.default_rng(0)
     rows = [({"n": n}, n ** 0.5 * np.exp(0.01 * g.standard_normal(50))) for n in (8, 64, 512)]
-    b, se = L.fit_log_ratio(rows, ("n",))["n"]
+    b, se = _lemmas_a5_a6_a10.fit_log_ratio(rows, ("n",))["n"]
     assert abs(b - 0.5) < 5 * se and se < 0.01
 
 
 def test_terminal_exponent_and_zero_mean_decision():
     g = np.random.default_rng(2)
     lo, hi = np.exp(0.05 * g.standard_normal(400)), 4 ** -0.5 * np.exp(0.05 * g.standard_normal(400))
-    b, se = L.terminal_exponent(lo, hi, 512, 2048)
+    b, se = _lemmas_a5_a6_a10.terminal_exponent(lo, hi, 512, 2048)
     assert abs(b + 0.5) < 5 * se
-    assert _statuses(L.zero_mean_decisions(b, se)) == [HOLDS, HOLDS]  # decays like n^-1/2: both forms hold
-    assert _statuses(L.zero_mean_decisions(-0.05, 0.01)) == [REFUTED, HOLDS]  # plateau: printed fails
-    assert _statuses(L.zero_mean_decisions(0.2, 0.01)) == [REFUTED, REFUTED]  # growing: corrected fails too
-    rows = [(dict(L.SCALING_BASE, m=m), np.full(5, 1.0) * (m / 100) ** 0.3 + 1e-3 * np.arange(5))
-            for m in L.SCALING_LEVELS["m"]]
-    parts = L.scaling_decisions({"A6": L.terminal_slopes(rows, ("m",))}, 4)
+    assert _statuses(_lemmas_a5_a6_a10.zero_mean_decisions(b, se)) == [HOLDS, HOLDS]  # decays like n^-1/2: both forms hold
+    assert _statuses(_lemmas_a5_a6_a10.zero_mean_decisions(-0.05, 0.01)) == [REFUTED, HOLDS]  # plateau: printed fails
+    assert _statuses(_lemmas_a5_a6_a10.zero_mean_decisions(0.2, 0.01)) == [REFUTED, REFUTED]  # growing: corrected fails too
+    rows = [(dict(_lemmas_a5_a6_a10.SCALING_BASE, m=m), np.full(5, 1.0) * (m / 100) ** 0.3 + 1e-3 * np.arange(5))
+            for m in _lemmas_a5_a6_a10.SCALING_LEVELS["m"]]
+    parts = _lemmas_a5_a6_a10.scaling_decisions({"A6": _lemmas_a5_a6_a10.terminal_slopes(rows, ("m",))}, 4)
     assert _statuses(parts) == [REFUTED]  # ratio growing like m^0.3: the printed m^-1/2 is wrong
 
 
 def test_scaling_claim_holds_on_real_numbers():
-    out = L._scaling(False, 0)
+    out = _lemmas_a5_a6_a10._scaling(False, 0)
     assert out["status"] == HOLDS, out["evidence"]
 
 
 def test_a10_zero_mean_claim_is_refuted_and_names_its_root_cause(monkeypatch):
     # (101)'s zero-mean step is invalid (q_i, w_i^+ depend on X_i): the printed (95) is refuted, not a typo; the
     # bound with the extra term c k dist/m holds and is reported
-    out = L._a10_zero_mean(False, 0)
+    out = _lemmas_a5_a6_a10._a10_zero_mean(False, 0)
     assert out["status"] == REFUTED and out["observed"]["corrected"]["decision"] == HOLDS
     v = get_claim("srpfl.lemA10.zero-mean").evaluate(full=False)
     assert v.status == REFUTED and v.root_cause == "lema10-dependent-mean"
     import dataclasses
 
-    orig = L.lemma_draws
+    orig = _lemmas_a5_a6_a10.lemma_draws
 
-    def summed(g, reps, m, d, n, dist, sigma, k=L.LEM_K):  # bug: sum over the clients instead of the average
+    def summed(g, reps, m, d, n, dist, sigma, k=_lemmas_a5_a6_a10.LEM_K):  # bug: sum over the clients instead of the average
         rq, W = orig(g, reps, m, d, n, dist, sigma, k)
         return dataclasses.replace(rq, A10=rq.A10 * n), W
 
     monkeypatch.setattr(L, "lemma_draws", summed)
-    out = L._a10_zero_mean(False, 0)
+    out = _lemmas_a5_a6_a10._a10_zero_mean(False, 0)
     assert out["status"] == FAILS, out["evidence"]
 
 
 S = "fedtheory_checks.srpfl"
 
 
-LEMMAS = f"{S}.lemmas"
+LEMMAS = f"{S}.lemmas_a5_a6_a10"
 
 
 def _wrap(monkeypatch, target, make):

@@ -14,26 +14,26 @@ import numpy as np
 import pytest
 
 from fedtheory.claims import ERRATUM, HOLDS, REFUTED
-from fedtheory_checks.srpfl import lemmas as L
+from fedtheory_checks.srpfl import lemmas_a7_a10_sigma as L7
 
 
 def test_sigma_decision_and_exponent():
-    assert L.sigma_decision({"q": (1.0, 0.01)}, 2)["status"] == REFUTED
-    assert L.sigma_decision({"q": (1.0, 0.01)}, 1)["status"] == HOLDS
+    assert L7.sigma_decision({"q": (1.0, 0.01)}, 2)["status"] == REFUTED
+    assert L7.sigma_decision({"q": (1.0, 0.01)}, 1)["status"] == HOLDS
     g = np.random.default_rng(1)
-    sig = np.array(L.SIGMAS)
+    sig = np.array(L7.SIGMAS)
     samples = [s * np.exp(0.1 * g.standard_normal(200)) for s in sig]
-    b, se = L.sigma_exponent(samples, sig)
+    b, se = L7.sigma_exponent(samples, sig)
     assert abs(b - 1) < 5 * se
 
 
 def test_sigma_claim_is_erratum_and_fails_if_corrected_form_breaks(monkeypatch):
-    out = L._sigma(False, 0)
+    out = L7._sigma(False, 0)
     assert out["status"] == ERRATUM and out["root_cause"] == "sigma-for-sigma2" and out["referee"]
     # bug: the corrected form read with sigma^2 as well -> the referee rejects it -> refuted
-    orig = L.sigma_decision
-    monkeypatch.setattr(L, "sigma_decision", lambda ex, p, tests=4: orig(ex, 2, tests))
-    assert L._sigma(False, 0)["status"] == REFUTED
+    orig = L7.sigma_decision
+    monkeypatch.setattr(L7, "sigma_decision", lambda ex, p, tests=4: orig(ex, 2, tests))
+    assert L7._sigma(False, 0)["status"] == REFUTED
 
 
 S = "fedtheory_checks.srpfl"
@@ -50,11 +50,11 @@ def _wrap(monkeypatch, target, make):
 def _sigma_scaling(mp):
     # bug: sigma passed as the noise variance (the noise std is sqrt(sigma)); the terms scale like
     # sigma^(1/2), so even the corrected sigma form fails the referee
-    _wrap(mp, f"{S}.appendix_a.noise_terms",
+    _wrap(mp, f"{S}.lemmas_a7_a10_sigma.noise_terms",
           lambda orig: lambda g, sigma, *a: orig(g, math.sqrt(sigma), *a))
 
 
-LEMMAS = f"{S}.lemmas"
+LEMMAS = f"{S}.lemmas_a7_a10_sigma"
 
 
 def _sigma_scaling_a8_a10(mp):

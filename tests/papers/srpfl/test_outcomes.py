@@ -6,10 +6,11 @@ import pathlib
 
 import pytest
 
-import fedtheory_checks.srpfl.proof_steps as ps
+from fedtheory_checks.srpfl import appendix_a_rounds as _appendix_a_rounds
 from fedtheory import get_claim, get_paper
 from fedtheory.claims import ERRATUM
 from fedtheory.paper import read_outcomes_csv
+from fedtheory_checks.srpfl import thm4_7_proof_116_137
 
 SRC = pathlib.Path(__file__).resolve().parents[3] / "checks" / "srpfl"
 
@@ -67,9 +68,9 @@ def test_recorded_outcomes_cover_every_claim():
 
 @pytest.fixture(autouse=True)
 def _fresh_table():
-    ps.exact_round_table.cache_clear()
+    _appendix_a_rounds.exact_round_table.cache_clear()
     yield
-    ps.exact_round_table.cache_clear()
+    _appendix_a_rounds.exact_round_table.cache_clear()
 
 
 def test_sigma_errata_share_one_root_cause():
@@ -78,7 +79,7 @@ def test_sigma_errata_share_one_root_cause():
     ids = ("srpfl.eq137.A2-sigma", "srpfl.eq185.R2-sigma", "srpfl.eq190.R3-sigma", "srpfl.lemA7-A9.sigma-scaling",
            "srpfl.lemA8-A10.sigma-scaling")
     assert {get_claim(i).root_cause for i in ids} == {"sigma-for-sigma2"}
-    out = ps._a2(full=False, seed=0)
+    out = thm4_7_proof_116_137._a2(full=False, seed=0)
     assert out["status"] == ERRATUM and out["root_cause"] == "sigma-for-sigma2" and out["referee"]
 
 

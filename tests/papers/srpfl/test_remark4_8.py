@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from fedtheory.claims import FAILS, HOLDS
-from fedtheory_checks.srpfl import sec3_figs as sf
+from fedtheory_checks.srpfl import remark4_8
 
 S = "fedtheory_checks.srpfl"
 
 
-SEC3_FIGS = f"{S}.sec3_figs"
+SEC3_FIGS = f"{S}.remark4_8"
 
 
 def _wrap(monkeypatch, target, make):
@@ -36,11 +36,11 @@ def test_fairness_fails_paths():
     g = np.random.default_rng(0)
     small = 0.005 + 0.002 * g.standard_normal(20)
     ok_ref = 1e-4 * g.standard_normal(20)
-    assert sf.decide_fairness(small, small / 5, ok_ref)["status"] == HOLDS
-    assert sf.decide_fairness(0.2 + small, small / 5, ok_ref)["status"] == FAILS      # loses 20% vs the oracle
-    assert sf.decide_fairness(small, 0.2 + small, ok_ref)["status"] == FAILS          # unfair vs participants
-    assert sf.decide_fairness(small, small / 5, 0.01 + ok_ref)["status"] == FAILS     # referee disagrees
-    v = sf.decide_fairness(small, small / 5, ok_ref)
+    assert remark4_8.decide_fairness(small, small / 5, ok_ref)["status"] == HOLDS
+    assert remark4_8.decide_fairness(0.2 + small, small / 5, ok_ref)["status"] == FAILS      # loses 20% vs the oracle
+    assert remark4_8.decide_fairness(small, 0.2 + small, ok_ref)["status"] == FAILS          # unfair vs participants
+    assert remark4_8.decide_fairness(small, small / 5, 0.01 + ok_ref)["status"] == FAILS     # referee disagrees
+    v = remark4_8.decide_fairness(small, small / 5, ok_ref)
     assert v["margin"] is not None and v["detects"] is not None                       # decided by the kit
 
 

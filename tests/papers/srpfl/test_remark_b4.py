@@ -9,24 +9,26 @@ folder's conftest.py)."""
 import numpy as np
 import pytest
 
-import fedtheory_checks.srpfl.proof_steps as ps
+import fedtheory_checks.srpfl.remark_b4 as ps
 from fedtheory import get_claim
 from fedtheory.claims import HOLDS
+from fedtheory_checks.srpfl import remark_b4
+from fedtheory_checks.srpfl import appendix_a_rounds as _ar
 
-PROOF_STEPS = "fedtheory_checks.srpfl.proof_steps"
+PROOF_STEPS = "fedtheory_checks.srpfl.remark_b4"
 
 
 @pytest.fixture(autouse=True)
 def _fresh_table():
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
     yield
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
 
 
 def test_mom_init_dist_validates_and_concentrates():
     with pytest.raises(ValueError, match="d >= k"):
-        ps.mom_init_dist(np.random.default_rng(0), 2, 3, 8, 8, 0.5, 2)
-    D = ps.mom_init_dist(np.random.default_rng(0), 8, 2, 64, 16, 0.5, 20)
+        remark_b4.mom_init_dist(np.random.default_rng(0), 2, 3, 8, 8, 0.5, 2)
+    D = remark_b4.mom_init_dist(np.random.default_rng(0), 8, 2, 64, 16, 0.5, 20)
     assert D.shape == (20,) and np.all((D >= 0) & (D < 0.9))
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from fedtheory.claims import FAILS, HOLDS, INCONCLUSIVE
-from fedtheory_checks.srpfl import lemmas as L
+from fedtheory_checks.srpfl import thm4_7_proof_116_137 as P1
+from fedtheory_checks.srpfl import thm4_7_one_step as T1
 
 
 # ----------------------------------------------------------------------------- one-step contraction, E0
@@ -17,26 +18,26 @@ def test_contraction_counts_and_fails_path():
     a = np.full(4, 0.19)  # sqrt(1 - a) = 0.9
     good = np.array([1.0, 0.8, 0.7, 0.6, 0.5])
     bad = np.array([1.0, 0.8, 0.79, 0.6, 0.5])  # 0.79/0.8 > 0.9
-    assert L.contraction_counts(good, a)[:2] == (0, 4)
-    assert L.contraction_counts(bad, a)[:2] == (1, 4)
-    assert L.contraction_counts(np.array([1.0, 1e-12, 1e-12, 1e-12, 1e-12]), a)[1] == 1  # rounding floor
+    assert T1.contraction_counts(good, a)[:2] == (0, 4)
+    assert T1.contraction_counts(bad, a)[:2] == (1, 4)
+    assert T1.contraction_counts(np.array([1.0, 1e-12, 1e-12, 1e-12, 1e-12]), a)[1] == 1  # rounding floor
     with pytest.raises(ValueError):
-        L.contraction_counts(good[:-1], a)
-    v = L.run_level_verdict(1, 40, 0.0, what="x", extra={}, desc="d", params={})
+        T1.contraction_counts(good[:-1], a)
+    v = T1.run_level_verdict(1, 40, 0.0, what="x", extra={}, desc="d", params={})
     assert v["status"] == FAILS
-    assert L.run_level_verdict(0, 40, 0.0, what="x", extra={}, desc="d", params={})["status"] == HOLDS
-    v = L.run_level_verdict(0, 0, 0.0, what="x", extra={}, desc="d", params={})
+    assert T1.run_level_verdict(0, 40, 0.0, what="x", extra={}, desc="d", params={})["status"] == HOLDS
+    v = T1.run_level_verdict(0, 0, 0.0, what="x", extra={}, desc="d", params={})
     assert v["status"] == INCONCLUSIVE and "would detect" in v["evidence"]
 
 
 def test_one_step_contraction_claim_holds_on_real_numbers():
-    out = L._one_step(False, 0)
+    out = T1._one_step(False, 0)
     assert out["status"] == HOLDS, out["evidence"]
     assert out["observed"]["in_regime_runs"] > 0
 
 
 def test_e0_claim_fails_when_a_run_drifts_up(monkeypatch):
-    orig = L._exact_runs
+    orig = P1._exact_runs
 
     def drifting(cfg, runs, seed):
         rows = orig(cfg, runs, seed)
@@ -45,14 +46,14 @@ def test_e0_claim_fails_when_a_run_drifts_up(monkeypatch):
         rows[0]["in_regime"] = True
         return rows
 
-    monkeypatch.setattr(L, "_exact_runs", drifting)
-    assert L._e0(False, 0)["status"] == FAILS
+    monkeypatch.setattr(P1, "_exact_runs", drifting)
+    assert P1._e0(False, 0)["status"] == FAILS
 
 
 S = "fedtheory_checks.srpfl"
 
 
-LEMMAS = f"{S}.lemmas"
+LEMMAS = f"{S}.thm4_7_one_step"
 
 
 def _wrap(monkeypatch, target, make):

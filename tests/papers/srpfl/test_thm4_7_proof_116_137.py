@@ -12,31 +12,32 @@ import math
 import numpy as np
 import pytest
 
-import fedtheory_checks.srpfl.proof_steps as ps
+import fedtheory_checks.srpfl.thm4_7_proof_116_137 as ps
 from fedtheory import get_claim
 from fedtheory.claims import ERRATUM, HOLDS
-from fedtheory_checks.srpfl import lemmas as L
+from fedtheory_checks.srpfl import thm4_7_proof_116_137 as P1
+from fedtheory_checks.srpfl import appendix_a_rounds as _ar
 
-PROOF_STEPS = "fedtheory_checks.srpfl.proof_steps"
+PROOF_STEPS = "fedtheory_checks.srpfl.thm4_7_proof_116_137"
 
 
 @pytest.fixture(autouse=True)
 def _fresh_table():
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
     yield
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
 
 
 # ----------------------------------------------------------------------------- fails paths
 def _patch_table(mp, edit):
-    orig = ps.exact_round_table.__wrapped__
+    orig = _ar.exact_round_table.__wrapped__
 
     def patched(full, seed):
         T = dict(orig(full, seed))
         edit(T)
         return T
 
-    mp.setattr(f"{PROOF_STEPS}.exact_round_table", patched)
+    mp.setattr("fedtheory_checks.srpfl.appendix_a_rounds.exact_round_table", patched)
 
 
 def _f_wplus(mp):  # bug: heads not divided by sqrt(n) somewhere upstream: ||W+||^2 n times too large
@@ -53,7 +54,7 @@ def _f_a2(mp):  # bug: the noise entering as sqrt(sigma): even the corrected sig
 
 def _eq116(mp):
     # bug: the server skips the QR step, so B_hat is not orthonormal (precondition of (116))
-    import fedtheory.srpfl.algorithms as alg
+    import fedtheory.srpfl._engine as alg
     from fedtheory_checks.srpfl._common import _ROUND_FUNCS
 
     for name in _ROUND_FUNCS:
@@ -64,7 +65,7 @@ def _eq116(mp):
 S = "fedtheory_checks.srpfl"
 
 
-LEMMAS = f"{S}.lemmas"
+LEMMAS = f"{S}.thm4_7_proof_116_137"
 
 
 def _e0(mp):
@@ -78,7 +79,7 @@ def _e0(mp):
 
 
 def test_e0_margin_fails_path():
-    mg = L.e0_margin(np.array([0.5, 0.4, 0.6, 0.3]))  # dist rises above dist_0 at t = 2
+    mg = P1.e0_margin(np.array([0.5, 0.4, 0.6, 0.3]))  # dist rises above dist_0 at t = 2
     assert mg[0] > 0 and mg[1] < 0 and mg[2] > 0
     assert mg[1] == pytest.approx(math.log((1 - 0.36) / 0.75))
 

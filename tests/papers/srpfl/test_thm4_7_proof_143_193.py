@@ -9,27 +9,29 @@ injects a violating computation with monkeypatch and the quick verdict must refu
 import numpy as np
 import pytest
 
-import fedtheory_checks.srpfl.proof_steps as ps
+import fedtheory_checks.srpfl.thm4_7_proof_143_193 as ps
 from fedtheory import get_claim
 from fedtheory.claims import ERRATUM, HOLDS, INCONCLUSIVE, REFUTED
+from fedtheory_checks.srpfl import thm4_7_proof_143_193
+from fedtheory_checks.srpfl import appendix_a_rounds as _ar
 
-PROOF_STEPS = "fedtheory_checks.srpfl.proof_steps"
+PROOF_STEPS = "fedtheory_checks.srpfl.thm4_7_proof_143_193"
 
 
 @pytest.fixture(autouse=True)
 def _fresh_table():
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
     yield
-    ps.exact_round_table.cache_clear()
+    _ar.exact_round_table.cache_clear()
 
 
 def test_trend_decision_is_the_kits_direction_test():
-    assert ps.trend_decision(-0.5, 0.05)["status"] == HOLDS
-    assert ps.trend_decision(0.3, 0.05)["status"] == REFUTED
-    v = ps.trend_decision(-0.1, 0.05, n=40)
+    assert thm4_7_proof_143_193.trend_decision(-0.5, 0.05)["status"] == HOLDS
+    assert thm4_7_proof_143_193.trend_decision(0.3, 0.05)["status"] == REFUTED
+    v = thm4_7_proof_143_193.trend_decision(-0.1, 0.05, n=40)
     assert v["status"] == INCONCLUSIVE and v["power"]["needed"] >= 2 and "power 0.8" in v["power"]["statement"]
     with pytest.raises(ValueError):
-        ps.trend_decision(-0.5, 0.0)
+        thm4_7_proof_143_193.trend_decision(-0.5, 0.0)
 
 
 def test_within_m_slope_equals_statsmodels_with_group_dummies():
@@ -39,7 +41,7 @@ def test_within_m_slope_equals_statsmodels_with_group_dummies():
     T = {"d": np.repeat([8.0, 16.0], 20), "n": np.tile(np.repeat([4.0, 8.0], 10), 2), "sigma": np.zeros(40),
          "dist": np.full(40, 0.5), "m": np.tile([50.0, 100.0, 200.0, 400.0, 800.0], 8)}
     y = -0.5 * np.log(T["m"]) + np.log(T["d"]) + 0.3 * g.standard_normal(40)
-    b, se = ps._within_m_slope(T, y, np.ones(40, bool))
+    b, se = thm4_7_proof_143_193._within_m_slope(T, y, np.ones(40, bool))
     grp = (T["d"] == 16) * 2 + (T["n"] == 8)
     X = sm.add_constant(np.column_stack([np.log(T["m"])] + [(grp == j).astype(float) for j in (1, 2, 3)]))
     fit = sm.OLS(y, X).fit(cov_type="HC1")
@@ -49,14 +51,14 @@ def test_within_m_slope_equals_statsmodels_with_group_dummies():
 
 # ----------------------------------------------------------------------------- fails paths
 def _patch_table(mp, edit):
-    orig = ps.exact_round_table.__wrapped__
+    orig = _ar.exact_round_table.__wrapped__
 
     def patched(full, seed):
         T = dict(orig(full, seed))
         edit(T)
         return T
 
-    mp.setattr(f"{PROOF_STEPS}.exact_round_table", patched)
+    mp.setattr("fedtheory_checks.srpfl.appendix_a_rounds.exact_round_table", patched)
 
 
 def _f_r2(mp):

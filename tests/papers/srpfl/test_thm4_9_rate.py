@@ -24,7 +24,7 @@ def _mod(name):
 
 # ----------------------------------------------------------------------------- the rate (item 1)
 def test_theorem49_constant_and_validation():
-    rate = _mod("rate")
+    rate = _mod("thm4_9_rate")
     assert rate.theorem49_constant(0.0, 1.2) == pytest.approx(6 + 4 * math.log(5))
     with pytest.raises(ValueError, match="c_hat"):
         rate.theorem49_constant(0.0, 1.5)
@@ -50,16 +50,16 @@ def test_rate_decisions_use_the_kits_rate_template():
 
 def test_rate_claim_fails_when_ratio_does_not_decay(monkeypatch):
     _fp_rate(monkeypatch)  # violating numbers: SRPFL's idealised time proportional to FedRep's
-    assert _mod("rate")._rate(False, 0)["status"] == FAILS
+    assert _mod("thm4_9_rate")._rate(False, 0)["status"] == FAILS
 
 
 def test_rate_claim_holds():
-    out = _mod("rate")._rate(False, 0)
+    out = _mod("thm4_9_rate")._rate(False, 0)
     assert out["status"] == HOLDS, out["evidence"]
 
 
 def test_exact_rate_helpers():
-    rate = _mod("rate")
+    rate = _mod("thm4_9_rate")
     dist = np.array([[1.0, 0.5, 0.1, 0.05], [1.0, 0.9, 0.8, 0.7]])
     clock = np.array([[0.0, 1.0, 2.0, 3.0], [0.0, 2.0, 4.0, 6.0]])
     t = rate.hit_times(dist, clock, np.array([0.2, 0.75]), c=10.0)
@@ -73,7 +73,7 @@ def test_exact_rate_helpers():
 
 def test_exact_rate_claim_fails_on_flat_speedups(monkeypatch):
     _fp_rate_exact(monkeypatch)  # violating numbers: speedup 1 at every N
-    out = _mod("rate")._rate_exact(False, 0)
+    out = _mod("thm4_9_rate")._rate_exact(False, 0)
     assert out["status"] == FAILS, out["evidence"]
 
 
@@ -82,12 +82,12 @@ _CH = "fedtheory_checks.srpfl"
 
 
 def _fp_rate(mp):  # violating numbers: an idealised SRPFL time proportional to FedRep's (ratio 0.9 at every N)
-    mp.setattr(f"{_CH}.rate.idealised_times",
+    mp.setattr(f"{_CH}.thm4_9_rate.idealised_times",
                lambda N, *a, **k: {"T_srpfl": 0.9 * math.log(N), "T_fedrep": math.log(N)})
 
 
 def _fp_rate_exact(mp):  # violating numbers: both methods reach the target at the same time at every N
-    rate = _mod("rate")
+    rate = _mod("thm4_9_rate")
     mp.setattr(rate, "EXACT_GRID", {False: ((16, 32, 64, 128), 3, (("fixed", 1),), 100)})
 
     def fake(task, reps=2, final_rounds=100, **kw):
