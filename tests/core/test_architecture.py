@@ -9,6 +9,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PACKAGES = {"fedtheory": os.path.join(ROOT, "fedtheory"), "fedtheory_checks": os.path.join(ROOT, "checks"),
             "fedtheory_reproductions": os.path.join(ROOT, "paper_reproductions"),
             "fedtheory_benchmarks": os.path.join(ROOT, "benchmarks")}
+# the mutation sandbox (.ci/mutation.sh) copies fedtheory/ and tests/ only: read what is there
+PACKAGES = {name: path for name, path in PACKAGES.items() if os.path.isdir(path)}
+WHOLE_REPO = len(PACKAGES) == 4
 
 
 def _write(root, files: dict):
@@ -30,7 +33,8 @@ def test_the_package_has_no_import_cycle(graph):
 
 def test_the_graph_sees_the_whole_package(graph):
     assert "fedtheory.decide._bounds" in graph.modules
-    assert "fedtheory_checks.srpfl" in graph.modules
+    if WHOLE_REPO:
+        assert "fedtheory_checks.srpfl" in graph.modules
     assert ("fedtheory.findings", "fedtheory._findings_render") in graph.edges
     assert len(graph.edges) > 200
 
@@ -89,3 +93,18 @@ def test_packages_must_be_a_non_empty_dict(bad):
 def test_a_missing_folder_is_named(tmp_path):
     with pytest.raises(ValueError, match=r"packages\['nope'\]"):
         import_graph({"nope": str(tmp_path / "absent")})
+
+
+def test_a_cycle_below_the_first_module_is_found(tmp_path):
+    # r -> s -> t -> s: the cycle does not pass through the module the search starts from
+    _write(tmp_path, {"w/__init__.py": "", "w/r.py": "from . import s\n", "w/s.py": "from . import t\n",
+                      "w/t.py": "from .s import f\n"})
+    assert import_cycles(import_graph({"w": str(tmp_path / "w")})) == [("w.s", "w.t")]
+
+
+def test_a_dotted_name_below_a_module_resolves_to_the_module(tmp_path):
+    # `import v.core.helper` names v.core (helper is not a module); a module that imports nothing shows (none)
+    _write(tmp_path, {"v/__init__.py": "", "v/core.py": "helper = 1\n", "v/user.py": "import v.core.helper\n"})
+    g = import_graph({"v": str(tmp_path / "v")})
+    assert g.successors("v.user") == ["v.core"]
+    assert "v.core -> (none)" in g.summary().splitlines()
