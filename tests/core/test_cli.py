@@ -245,8 +245,10 @@ def _children(pid: int) -> list[str]:
 def _interrupt(args, ready):
     """Start the command in its own process group, wait until ``ready(proc, stdout_lines)``, let it
     work two more seconds, then send SIGINT to the whole group (as Ctrl-C in a terminal does)."""
+    # a terminal's Ctrl-C reaches a command whose SIGINT is at its default; a test run started in the
+    # background (`cmd &` in a script) inherits SIGINT ignored, so the child restores the default first
     p = subprocess.Popen(CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines = []
     reader = threading.Thread(target=lambda: lines.extend(p.stdout), daemon=True)
     reader.start()

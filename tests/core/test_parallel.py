@@ -45,8 +45,17 @@ def test_the_process_pool_stops_at_once_on_interrupt():
         time.sleep(1.5)
         os.kill(os.getpid(), signal.SIGINT)
 
+    # Python's Ctrl-C handler, also when the test run was started with SIGINT ignored (in the background)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Thread(target=interrupt_soon, daemon=True).start()
     t0 = time.time()
+    try:
+        _run_interrupted_pool(parallel, multiprocessing, t0)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _run_interrupted_pool(parallel, multiprocessing, t0):
     with pytest.raises(KeyboardInterrupt):
         parallel.map_tasks(time.sleep, [60.0] * 4, backend="processes", workers=2)
     assert time.time() - t0 < 30
