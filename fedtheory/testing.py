@@ -24,7 +24,7 @@ from .plugins import get_claim, get_paper
 from .montecarlo import Estimate, estimate_from_samples
 from .random import SeedLike, as_generator, spawn_seeds
 
-__all__ = ["assert_bound", "assert_agrees", "assert_holds_with_probability", "assert_claim"]
+__all__ = ["assert_bound", "assert_agrees", "assert_holds_with_probability", "assert_claim", "count_validation_calls"]
 
 _FULL = {"full": False}
 
@@ -283,3 +283,37 @@ def pytest_runtest_setup(item):
     for mark in item.iter_markers(name="claim"):
         for cid in mark.args:
             assert_claim(cid)
+
+
+def count_validation_calls(monkeypatch):
+    """Count the calls of the ``check_*`` validators of :mod:`fedtheory._validation`, wherever a loaded
+    fedtheory module bound them, for the rest of the test (``monkeypatch`` undoes the wrapping).
+
+    A public function validates its inputs once, at its entry; a test runs it at two loop sizes and
+    asserts that the counts are equal (they would grow with the rounds if a loop re-validated).
+
+    Returns
+    -------
+    collections.Counter
+        Validator name -> number of calls so far; it keeps counting after it is returned.
+    """
+    import collections
+    import sys
+
+    from . import _validation as V
+
+    counts = collections.Counter()
+
+    def counted(name, f):
+        def wrapper(*a, **k):
+            counts[name] += 1
+            return f(*a, **k)
+        return wrapper
+
+    for modname, mod in list(sys.modules.items()):
+        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
+            for name, f in list(vars(mod).items()):
+                if name.startswith("check_") and getattr(V, name, None) is f:
+                    monkeypatch.setattr(mod, name, counted(name, f))
+    return counts
+

@@ -499,33 +499,14 @@ def test_mm1_departure_times_pass_a_ks_test_against_erlang():
 2023, eq. (77)): :func:`appendix_c_ranks` validates its gradient slices once, as a stack, and computes every rank with
 the kernel of :func:`approximate_rank`; the ranks and messages are those of the slice-by-slice public calls."""
 
-import collections
-import sys
 import warnings
 
 import pytest
 
-import fedtheory._validation as V
 from fedtheory.lowrank._kernels import _slice_ranks
 
 
-def _count_checks(monkeypatch):
-    """Counter of the calls of the ``check_*`` helpers of :mod:`fedtheory._validation`, wherever a fedtheory module
-    bound them."""
-    counts = collections.Counter()
-
-    def counted(name, f):
-        def wrapper(*a, **k):
-            counts[name] += 1
-            return f(*a, **k)
-        return wrapper
-
-    for modname, mod in list(sys.modules.items()):
-        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
-            for name, f in list(vars(mod).items()):
-                if name.startswith("check_") and getattr(V, name, None) is f:
-                    monkeypatch.setattr(mod, name, counted(name, f))
-    return counts
+from fedtheory.testing import count_validation_calls as _count_checks  # noqa: E402
 
 
 def test_appendix_c_validation_calls_do_not_grow_with_the_slices(monkeypatch):

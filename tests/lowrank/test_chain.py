@@ -285,31 +285,12 @@ Trans. Inf. Theory 2023, Sec. V): (60) is evaluated at every iterate by one vect
 entry has validated the shared inputs once, and the covers of :func:`cover_lattice` are counted without
 re-validating each ``q``; the values and messages are those of the iterate-by-iterate evaluation."""
 
-import collections
-import sys
 
 import pytest
 
-import fedtheory._validation as V
 
 
-def _count_checks(monkeypatch):
-    """Counter of the calls of the ``check_*`` helpers of :mod:`fedtheory._validation`, wherever a fedtheory module
-    bound them."""
-    counts = collections.Counter()
-
-    def counted(name, f):
-        def wrapper(*a, **k):
-            counts[name] += 1
-            return f(*a, **k)
-        return wrapper
-
-    for modname, mod in list(sys.modules.items()):
-        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
-            for name, f in list(vars(mod).items()):
-                if name.startswith("check_") and getattr(V, name, None) is f:
-                    monkeypatch.setattr(mod, name, counted(name, f))
-    return counts
+from fedtheory.testing import count_validation_calls as _count_checks  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -473,31 +473,12 @@ eqs. (47)-(48), Appendix E): :func:`proposition1_ratio` validates the shared inp
 :func:`theorem2_r` and :func:`theorem2_S` at the first point of its grid, and evaluates the other points with their
 kernels; the ratios and messages are those of the point-by-point public calls."""
 
-import collections
-import sys
 
 import pytest
 
-import fedtheory._validation as V
 
 
-def _count_checks(monkeypatch):
-    """Counter of the calls of the ``check_*`` helpers of :mod:`fedtheory._validation`, wherever a fedtheory module
-    bound them."""
-    counts = collections.Counter()
-
-    def counted(name, f):
-        def wrapper(*a, **k):
-            counts[name] += 1
-            return f(*a, **k)
-        return wrapper
-
-    for modname, mod in list(sys.modules.items()):
-        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
-            for name, f in list(vars(mod).items()):
-                if name.startswith("check_") and getattr(V, name, None) is f:
-                    monkeypatch.setattr(mod, name, counted(name, f))
-    return counts
+from fedtheory.testing import count_validation_calls as _count_checks  # noqa: E402
 
 
 def test_proposition1_validation_calls_do_not_grow_with_the_grid(monkeypatch):

@@ -5,35 +5,16 @@ evaluation."""
 from __future__ import annotations
 
 import argparse
-import collections
 import contextlib
 import io
-import sys
 
 import numpy as np
 import pytest
 
-import fedtheory._validation as V
 from fedtheory.lpproj import METHODS, calc, test_loss
 
 
-def _count_checks(monkeypatch):
-    """Counter of the calls of the ``check_*`` helpers of :mod:`fedtheory._validation`, wherever a fedtheory module
-    bound them."""
-    counts = collections.Counter()
-
-    def counted(name, f):
-        def wrapper(*a, **k):
-            counts[name] += 1
-            return f(*a, **k)
-        return wrapper
-
-    for modname, mod in list(sys.modules.items()):
-        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
-            for name, f in list(vars(mod).items()):
-                if name.startswith("check_") and getattr(V, name, None) is f:
-                    monkeypatch.setattr(mod, name, counted(name, f))
-    return counts
+from fedtheory.testing import count_validation_calls as _count_checks  # noqa: E402
 
 
 def _run(*argv) -> str:

@@ -383,32 +383,13 @@ def test_theorem9_regime_message_and_a6_s(cl):
 Zhang, JMLR 2024, Algorithm 1): the arguments are validated once, at the public entry, and never inside the loop
 over the rounds and local steps; schedules are checked as a whole with the messages a constant would get."""
 
-import collections
-import sys
 
 import pytest
 
-import fedtheory._validation as V
 from fedtheory.lpproj.a6 import make_a6_least_squares, to_stochastic_clients
 
 
-def _count_checks(monkeypatch):
-    """Counter of the calls of the ``check_*`` helpers of :mod:`fedtheory._validation`, wherever a fedtheory module
-    bound them."""
-    counts = collections.Counter()
-
-    def counted(name, f):
-        def wrapper(*a, **k):
-            counts[name] += 1
-            return f(*a, **k)
-        return wrapper
-
-    for modname, mod in list(sys.modules.items()):
-        if modname.startswith("fedtheory") and modname != "fedtheory._validation" and mod is not None:
-            for name, f in list(vars(mod).items()):
-                if name.startswith("check_") and getattr(V, name, None) is f:
-                    monkeypatch.setattr(mod, name, counted(name, f))
-    return counts
+from fedtheory.testing import count_validation_calls as _count_checks  # noqa: E402
 
 
 @pytest.fixture(scope="module")
