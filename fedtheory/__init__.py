@@ -22,7 +22,7 @@ _LAZY = {
     "BoundInapplicableWarning": "_warnings", "FedtheoryWarning": "_warnings",
     "IllConditionedWarning": "_warnings",
     "ERRATUM": "claims", "ERROR": "claims", "FAILS": "claims", "HOLDS": "claims",
-    "INCONCLUSIVE": "claims", "STATUSES": "claims", "Claim": "claims", "Verdict": "claims",
+    "INCONCLUSIVE": "claims", "NOT_RUN": "claims", "STATUSES": "claims", "Claim": "claims", "Verdict": "claims",
     "REFUTED": "claims", "NOT_REPRODUCED": "claims", "VACUOUS": "claims", "RootCause": "paper",
     "LedgerRow": "ledger",
     "orthonormalize": "linalg", "principal_angle_distance": "linalg",
@@ -59,7 +59,8 @@ __all__ = [
     "principal_angle_distance", "orthonormalize", "Estimate", "ProportionEstimate", "mc_mean",
     "proportion_estimate", "Verdict", "Claim", "Paper", "Citation", "Figure", "LedgerRow", "PluginError",
     "registry", "get_claim", "get_figure", "get_paper", "load_papers", "paper_keys", "register_paper",
-    "unregister_paper", "reproduce", "provenance", "HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "ERROR", "STATUSES",
+    "unregister_paper", "reproduce", "provenance", "HOLDS", "FAILS", "ERRATUM", "INCONCLUSIVE", "NOT_RUN", "ERROR",
+    "STATUSES",
     "REFUTED", "NOT_REPRODUCED", "VACUOUS", "RootCause",
     "FedtheoryWarning", "IllConditionedWarning", "BoundInapplicableWarning", "__version__",
 ]

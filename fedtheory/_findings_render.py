@@ -14,11 +14,12 @@ import re
 import numpy as np
 from dataclasses import dataclass, field
 
-from .claims import ERRATUM, INCONCLUSIVE, NOT_REPRODUCED, REFUTED, VACUOUS, to_jsonable
+from .claims import ERRATUM, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REFUTED, VACUOUS, to_jsonable
 
 #: background colour of each outcome (the report, the findings page and the docs use the same)
 STATUS_COLORS = {"holds": "#dcf2dc", "erratum": "#fbe8bd", "refuted": "#f6cccc", "not-reproduced": "#f8dcc6",
-                 "vacuous": "#dde5f3", "inconclusive": "#e6e6e6", "error": "#ecc0f2"}
+                 "vacuous": "#dde5f3", "inconclusive": "#e6e6e6", "not-run": "#f2f2f2",
+                 "error": "#ecc0f2"}
 #: one line on each outcome (legends)
 STATUS_MEANING = {
     "holds": "the claim holds inside its regime",
@@ -27,6 +28,7 @@ STATUS_MEANING = {
     "not-reproduced": "an experiment the named linear analogue does not reproduce",
     "vacuous": "the hypotheses admit no instance, or the claim holds trivially in its whole regime",
     "inconclusive": "the computation cannot decide; the size that would decide is stated",
+    "not-run": "full mode only: quick mode cannot decide it within its budget; its full-mode cost is stated",
     "error": "the claim's computation failed (an implementation problem, not a verdict on the paper)",
 }
 
@@ -266,7 +268,7 @@ def item_lines(v, root_causes: dict, *, extra=()) -> list:
         lines.append(("claimed", format_value(v.bound, 200)))
     if v.margin and (v.margin.get("value") is not None or v.margin.get("tightness") not in (None, "unknown")):
         lines.append(("margin", _margin_text(v.margin)))
-    if v.status not in (INCONCLUSIVE, "error"):
+    if v.status not in (INCONCLUSIVE, NOT_RUN, "error"):
         lines.append(("detects", _detects_text(v)))
     if v.root_cause and v.status in (REFUTED, VACUOUS):
         rc = root_causes.get(v.root_cause)

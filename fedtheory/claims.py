@@ -29,6 +29,11 @@ Outcomes
 ``inconclusive``
     the computation cannot decide; the verdict carries a computed power
     statement (the size that would decide at power 0.8);
+``not-run``
+    quick mode only: the claim is marked *full mode only* (its quick-mode size
+    could not decide it within the quick budget), so quick mode does not run
+    it; the verdict states its full-mode cost. A claim function never returns
+    it, and it is not counted as evidence either way;
 ``error``
     the claim's computation raised, or its return broke the verdict contract
     (:data:`CONTRACT_RULES`); the evidence names the rule. ``verify`` goes on
@@ -54,8 +59,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["HOLDS", "ERRATUM", "REFUTED", "NOT_REPRODUCED", "VACUOUS", "INCONCLUSIVE", "ERROR", "FAILS",
-           "STATUSES", "DECIDED", "PAPER_WRONG", "BAD_STATUSES", "LEGACY_STATUS", "CLAIM_KINDS", "CONTRACT_RULES",
+__all__ = ["HOLDS", "ERRATUM", "REFUTED", "NOT_REPRODUCED", "VACUOUS", "INCONCLUSIVE", "NOT_RUN", "ERROR", "FAILS",
+           "STATUSES", "RETURNABLE", "UNDECIDED", "DECIDED", "PAPER_WRONG", "BAD_STATUSES", "LEGACY_STATUS", "CLAIM_KINDS", "CONTRACT_RULES",
            "Verdict", "Claim", "to_jsonable", "dump_json"]
 
 HOLDS = "holds"
@@ -64,10 +69,15 @@ REFUTED = "refuted"
 NOT_REPRODUCED = "not-reproduced"
 VACUOUS = "vacuous"
 INCONCLUSIVE = "inconclusive"
+NOT_RUN = "not-run"
 ERROR = "error"
 #: former name of ``refuted`` (kept for one release)
 FAILS = REFUTED
-STATUSES = (HOLDS, ERRATUM, REFUTED, NOT_REPRODUCED, VACUOUS, INCONCLUSIVE, ERROR)
+STATUSES = (HOLDS, ERRATUM, REFUTED, NOT_REPRODUCED, VACUOUS, INCONCLUSIVE, NOT_RUN, ERROR)
+#: outcomes a claim function may return (``not-run`` and ``error`` are given by :meth:`Claim.evaluate`)
+RETURNABLE = (HOLDS, ERRATUM, REFUTED, NOT_REPRODUCED, VACUOUS, INCONCLUSIVE)
+#: outcomes that leave the claim undecided in the mode that was run
+UNDECIDED = (INCONCLUSIVE, NOT_RUN, ERROR)
 #: outcomes that decide the claim (they carry a margin and a detection threshold)
 DECIDED = (HOLDS, ERRATUM, REFUTED, NOT_REPRODUCED, VACUOUS)
 #: outcomes that say the paper got something wrong
@@ -76,7 +86,7 @@ PAPER_WRONG = (ERRATUM, REFUTED, NOT_REPRODUCED, VACUOUS)
 BAD_STATUSES = (REFUTED, ERROR)
 #: outcome -> the status an old (0.2.0) JSON reader knows
 LEGACY_STATUS = {HOLDS: "holds", ERRATUM: "erratum-confirmed", REFUTED: "fails", NOT_REPRODUCED: "fails",
-                 VACUOUS: "fails", INCONCLUSIVE: "inconclusive", ERROR: "error"}
+                 VACUOUS: "fails", INCONCLUSIVE: "inconclusive", NOT_RUN: "inconclusive", ERROR: "error"}
 #: status names a claim function may still return (read as the new outcome) for one release
 _LEGACY_INPUT = {"fails": REFUTED, "erratum-confirmed": ERRATUM}
 #: ``paper``: evidence for or against the paper; ``consistency``: true by construction (a check of
@@ -93,7 +103,7 @@ CONTRACT_RULES = {
     "return-type": "a claim function returns a dict",
     "required-keys": "the dict has the keys status, observed and bound",
     "known-keys": "every key is one of: " + ", ".join(sorted(_ALLOWED_KEYS)),
-    "known-status": "the status is one of: " + ", ".join(s for s in STATUSES if s != ERROR),
+    "known-status": "the status is one of: " + ", ".join(RETURNABLE),
     "finite-numbers": "a decided outcome has only finite numbers in observed and bound (except under a "
                       "`printed` key: a printed form that fails may be NaN or inf)",
     "json": "every value is JSON-serialisable (numbers, strings, booleans, None, lists, dicts, numpy arrays)",
@@ -350,7 +360,7 @@ def check_return(out: Any) -> dict:
         raise ContractError("known-keys", f"unknown key(s) {', '.join(extra)}")
     out = dict(out)
     status = out["status"]
-    if not isinstance(status, str) or status == ERROR or status not in STATUSES and status not in _LEGACY_INPUT:
+    if not isinstance(status, str) or status not in RETURNABLE and status not in _LEGACY_INPUT:
         raise ContractError("known-status", f"got {status!r}")
     status = out["status"] = _LEGACY_INPUT.get(status, status)
     if status in DECIDED:
@@ -397,6 +407,11 @@ class Claim:
         claim names when the claim function does not name one.
     analogue : str
         The linear analogue of an experiment (for ``not-reproduced``).
+    full_only : float or None
+        ``None`` (the default) for a claim that quick mode decides. A number marks the claim
+        *full mode only*: its quick-mode size cannot decide it within the quick budget, so quick
+        mode does not run it and gives it the outcome ``not-run``; the number is its measured
+        full-mode cost in seconds on one core, which that verdict states.
 
     Examples
     --------
@@ -422,8 +437,10 @@ class Claim:
     kind: str = "paper"
     root_cause: str = ""
     analogue: str = ""
+    full_only: float | None = None
 
     def __post_init__(self):
+        check_full_only(self.full_only, self.id)
         if not self.paper:  # the key is the id's first component
             object.__setattr__(self, "paper", self.id.split(".", 1)[0])
         if self.kind not in CLAIM_KINDS:
@@ -441,6 +458,11 @@ class Claim:
         if not isinstance(full, (bool, np.bool_)):
             raise TypeError(f"`full` must be a bool; got {type(full).__name__}")
         seed = self.default_seed if seed is None else seed
+        if self.full_only is not None and not full:
+            return Verdict(id=self.id, paper=self.paper, reference=self.reference, statement=self.statement,
+                           status=NOT_RUN, observed=None, bound=None, evidence=not_run_evidence(self),
+                           params={"full_cost_s": self.full_only}, seed=seed, mode="quick", regime=self.regime,
+                           kind=self.kind, expected=expected)
         t0 = time.perf_counter()
         try:
             try:
@@ -474,6 +496,29 @@ class Claim:
         return Verdict(id=self.id, paper=self.paper, reference=self.reference, statement=self.statement,
                        seed=seed, mode="full" if full else "quick", seconds=secs, regime=regime,
                        kind=self.kind, expected=expected, **out)
+
+
+def check_full_only(full_only, claim_id: str = "") -> None:
+    """Validate a claim's ``full_only`` cost: ``None`` or a finite number of seconds > 0."""
+    if full_only is None:
+        return
+    if isinstance(full_only, (bool, np.bool_)) or not isinstance(full_only, (int, float, np.integer, np.floating)):
+        raise TypeError(f"claim {claim_id!r}: `full_only` must be None or a number of seconds; "
+                        f"got {type(full_only).__name__}")
+    if not np.isfinite(full_only) or full_only <= 0:
+        raise ValueError(f"claim {claim_id!r}: `full_only` must be None or a finite number of seconds > 0 "
+                         f"(the measured full-mode cost); got {full_only!r}")
+
+
+def not_run_evidence(claim: "Claim") -> str:
+    """The evidence line of a full-mode-only claim in quick mode: why it is not run, and its full cost."""
+    return (f"full mode only: quick mode cannot decide it within its budget, so it is not run here; "
+            f"full mode decides it in about {_seconds(claim.full_only)} on one core "
+            f"(`fedtheory verify --full --claim {claim.id}`)")
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.0f} s" if s < 120 else f"{s / 60:.1f} min"
 
 
 def dump_json(verdicts: list[Verdict], path: str, *, header: dict | None = None) -> None:

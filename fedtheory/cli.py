@@ -19,10 +19,9 @@ import stat
 import sys
 import tempfile
 import time
-import warnings
 
 from ._version import __version__
-from .claims import BAD_STATUSES, ERROR, STATUSES, dump_json
+from .claims import BAD_STATUSES, ERROR, NOT_RUN, STATUSES, dump_json
 from .plugins import get_claim, get_paper, load_papers
 
 __all__ = ["main", "build_parser"]
@@ -207,8 +206,6 @@ def _cut(text: str, width: int) -> str:
 
 # ----------------------------------------------------------------------------- verify
 def _verify(args) -> int:
-    import contextlib
-
     from .provenance import provenance
 
     papers, errors = _papers(args.paper)
@@ -225,7 +222,6 @@ def _verify(args) -> int:
         claims = [c for p in papers for c in p.claims()]
     if not claims:
         raise ValueError("no claims to run: the selected papers register none")
-    verdicts = []
     t0 = time.perf_counter()
     mode = "full" if args.full else "quick"
     fmt = getattr(args, "format", "table")
@@ -233,24 +229,20 @@ def _verify(args) -> int:
     print(f"fedtheory verify ({mode} mode, seed {args.seed if args.seed is not None else 'default'}):"
           f" {len(claims)} claims from {', '.join(p.key for p in papers)}", file=log, flush=True)
     width = max(len(c.id) for c in claims)
-    from .results import paper_fingerprint, results_header, verdict_store
+    from .results import evaluate_claims, paper_fingerprint, results_header, verdict_store
 
     store = verdict_store()
-    for c in claims:
-        paper = get_paper(c.paper)
-        with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(log):
-            warnings.simplefilter("always")
-            v = c.evaluate(full=args.full, seed=args.seed, expected=paper.expected(c.id, args.full))
-        if caught:
-            kinds = sorted({w.category.__name__ for w in caught})
-            v = type(v)(**{**v.__dict__, "evidence": v.evidence + f" [{len(caught)} warning(s): "
-                                                                    f"{', '.join(kinds)}]"})
-        verdicts.append(v)
+
+    def show(c, v, printed):
+        if printed:
+            log.write(printed)
         if store is not None:  # saved for `fedtheory report` (fedtheory.results)
-            store.put(c, v, full=args.full, seed=args.seed, fingerprint=paper_fingerprint(paper))
+            store.put(c, v, full=args.full, seed=args.seed, fingerprint=paper_fingerprint(get_paper(c.paper)))
         flag = "  REGRESSION: recorded " + v.expected if v.regression else ""
         print(f"  {v.status:<15} {c.id:<{width}}  {v.seconds:6.1f}s  {_cut(v.evidence, 150)}{flag}"
               if not args.verbose else f"\n{v}", file=log, flush=True)
+
+    verdicts = evaluate_claims(claims, full=args.full, seed=args.seed, on_verdict=show)
     counts = {s: sum(v.status == s for v in verdicts) for s in STATUSES}
     regressions = [v for v in verdicts if v.regression]
     consistency = sum(v.kind == "consistency" for v in verdicts)
@@ -259,6 +251,12 @@ def _verify(args) -> int:
           f"; {len(regressions)} differ from the recorded outcome" +
           f" ({time.perf_counter() - t0:.1f}s)" + (f"; {len(errors)} paper plugin(s) failed to load"
                                                      if errors else ""), file=log)
+    not_run = [v for v in verdicts if v.status == NOT_RUN]
+    if not_run:
+        cost = sum(v.params.get("full_cost_s", 0.0) for v in not_run)
+        print(f"full mode only, not run in quick mode: {len(not_run)} claim(s), about {cost:.0f} s together in full "
+              f"mode on one core: " + ", ".join(f"{v.id} ({v.params.get('full_cost_s', 0):.0f} s)" for v in not_run),
+              file=log)
     from .findings import census
 
     print(census(verdicts).line(), file=log)
@@ -307,7 +305,7 @@ def _ledger(args) -> int:
     import json
 
     from .claims import to_jsonable
-    from .ledger import LEDGER_STATUSES, ledger_counts
+    from .ledger import LEDGER_STATUSES, ledger_counts, undecided_note
     from .provenance import provenance
 
     papers, errors = _papers(args.paper)
@@ -324,8 +322,12 @@ def _ledger(args) -> int:
             continue
         print(f"  {len(rows)} numbered results: " + ", ".join(f"{counts[s]} {s}" for s in LEDGER_STATUSES))
         w = min(28, max(len(r.ref) for r in rows))
+        full_only = {c.id: "not-run" for c in p.claims() if c.full_only is not None}
         for r in shown:
             what = ", ".join(r.claims + r.figures) if r.status == "checked" else r.reason
+            note = undecided_note(r, full_only, "quick")
+            if note:  # every claim of the row is full mode only
+                what += " (full mode only: quick mode does not run them)"
             if len(r.ref) > w:  # a long reference gets a line of its own
                 print(f"  {r.ref}")
             print(f"  {'' if len(r.ref) > w else r.ref:<{w}}  {r.status:<13}  {_cut(what, 120)}")

@@ -11,7 +11,8 @@ the recorded outcomes. :func:`findings` orders one paper's verdicts as a referee
 3. **what holds**, grouped by tightness (tight, loose, slack), and the consistency checks apart
    (true by construction, not counted as evidence);
 4. **what the linear analogue does not reproduce** (``not-reproduced``);
-5. **undecided**: ``inconclusive`` claims with their power statements, and ``error`` verdicts.
+5. **undecided**: ``inconclusive`` claims with their power statements, ``not-run`` (full mode
+   only) claims with their full-mode cost, and ``error`` verdicts.
 
 Both work for any plugin through the :class:`fedtheory.Paper` API and
 :class:`fedtheory.claims.Verdict` objects (or their ``to_dict()`` records, as a
@@ -30,8 +31,8 @@ import numpy as np
 
 from . import _findings_render as _render
 from ._findings_render import Group, Item, Section, _num, detection_factor
-from .claims import (DECIDED, ERRATUM, ERROR, HOLDS, INCONCLUSIVE, NOT_REPRODUCED, REFUTED, STATUSES, VACUOUS,
-                     Verdict, to_jsonable)
+from .claims import (DECIDED, ERRATUM, ERROR, HOLDS, INCONCLUSIVE, NOT_REPRODUCED, NOT_RUN, REFUTED, STATUSES,
+                     VACUOUS, Verdict, to_jsonable)
 from .decide import SLACK, tightness as _tightness_of_factor
 
 __all__ = ["Quantiles", "Census", "Item", "Group", "Section", "Findings", "census", "findings", "as_verdict",
@@ -299,6 +300,8 @@ class Findings:
                  f"{o[ERRATUM]} errata under {len(errata.groups)} root cause{'s' if len(errata.groups) != 1 else ''}",
                  f"{o[HOLDS]} hold ({c.tight} tight, {c.loose} loose, {c.slack} slack among the decided)",
                  f"{o[NOT_REPRODUCED]} not reproduced", f"{o[INCONCLUSIVE]} inconclusive"]
+        if o[NOT_RUN]:
+            parts.append(f"{o[NOT_RUN]} full mode only (not run)")
         if o[ERROR]:
             parts.append(f"{o[ERROR]} errors")
         return (f"{self.paper} ({c.mode} mode): {c.paper_claims} claims: " + ", ".join(parts)
@@ -360,7 +363,8 @@ def findings(paper, verdicts) -> Findings:
     Findings
         Sections ``major`` (refuted and vacuous), ``errata`` (grouped by root cause), ``holds``
         (grouped by tightness, then the consistency checks apart), ``not-reproduced`` and
-        ``undecided`` (inconclusive with their power statements, and errors).
+        ``undecided`` (inconclusive with their power statements, full-mode-only claims not run in
+        quick mode with their cost, and errors).
     """
     vs = _ordered(paper, verdicts)
     rcs = paper.root_causes()
@@ -407,9 +411,14 @@ def findings(paper, verdicts) -> Findings:
                 "about experiments that the named linear analogue does not reproduce.",
                 (Group("", "", tuple(_item(v, rcs) for v in claims if v.status == NOT_REPRODUCED)),)),
         Section("undecided", "Undecided", "Claims the computation could not decide, with the size that "
-                "would decide them, and claims whose computation failed.",
+                "would decide them; claims not run in this mode, with their full-mode cost; and claims whose "
+                "computation failed.",
                 tuple(g for g in (Group("Inconclusive", "", tuple(_item(v, rcs) for v in claims
                                                                    if v.status == INCONCLUSIVE)),
+                                  Group("Full mode only (not run in quick mode)", "Quick mode cannot decide "
+                                        "these within its budget; `fedtheory verify --full` does, at the "
+                                        "stated cost.", tuple(_item(v, rcs) for v in claims
+                                                              if v.status == NOT_RUN)),
                                   Group("Errors", "", tuple(_item(v, rcs) for v in claims if v.status == ERROR)))
                       if g.items)),
     )

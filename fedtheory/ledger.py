@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["LedgerRow", "LEDGER_STATUSES", "KINDS", "CHECKED", "UNCHECKED", "NOT_CHECKABLE",
-           "OUT_OF_SCOPE", "validate_ledger", "ledger_counts"]
+           "OUT_OF_SCOPE", "validate_ledger", "ledger_counts", "undecided_note"]
 
 CHECKED = "checked"
 UNCHECKED = "unchecked"
@@ -130,3 +130,39 @@ def validate_ledger(rows, *, key: str, claim_ids, figure_ids, aliases=()) -> tup
 def ledger_counts(rows) -> dict:
     """Number of rows per status (every status present, in :data:`LEDGER_STATUSES` order)."""
     return {s: sum(r.status == s for r in rows) for s in LEDGER_STATUSES}
+
+
+def undecided_note(row: LedgerRow, statuses, mode: str) -> str:
+    """What a checked row's claims leave open in one mode: ``""`` when at least one decides.
+
+    Parameters
+    ----------
+    row : LedgerRow
+        A ledger row.
+    statuses : Mapping[str, str]
+        Claim id -> the outcome of its verdict in this mode (claims with no verdict are ignored).
+    mode : {"quick", "full"}
+        The mode the verdicts were computed in.
+
+    Returns
+    -------
+    str
+        For a ``checked`` row with no figure whose claims with a verdict are all undecided
+        (``inconclusive``, ``not-run`` or ``error``): ``"undecided in quick mode: ..."`` naming each
+        claim's outcome; otherwise ``""`` (a figure, or one decided claim, checks the row).
+
+    >>> row = LedgerRow("Eq. (1)", "equation", "s", "checked", claims=("p.a", "p.b"))
+    >>> undecided_note(row, {"p.a": "not-run", "p.b": "inconclusive"}, "quick")
+    'undecided in quick mode: p.a not-run (full mode only), p.b inconclusive'
+    >>> undecided_note(row, {"p.a": "holds", "p.b": "inconclusive"}, "quick")
+    ''
+    """
+    if mode not in ("quick", "full"):
+        raise ValueError(f"`mode` must be 'quick' or 'full'; got {mode!r}")
+    if row.status != CHECKED or row.figures:
+        return ""
+    seen = [(c, statuses[c]) for c in row.claims if c in statuses]
+    if not seen or any(st not in ("inconclusive", "not-run", "error") for _, st in seen):
+        return ""
+    return f"undecided in {mode} mode: " + ", ".join(
+        f"{c} {st}" + (" (full mode only)" if st == "not-run" else "") for c, st in seen)

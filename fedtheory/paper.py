@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .claims import CLAIM_KINDS, ERROR, STATUSES, Claim
+from .claims import CLAIM_KINDS, ERROR, NOT_RUN, STATUSES, Claim, check_full_only
 from .ledger import LedgerRow, validate_ledger
 
 __all__ = ["Citation", "Paper", "Figure", "Calculator", "RootCause", "ROOT_CAUSE_KINDS", "KEY_PATTERN",
@@ -332,7 +332,7 @@ class Paper:
 
     def claim(self, id: str, reference: str, statement: str, default_seed: int = 0,
               aliases: Sequence[str] = (), regime: str = "", kind: str = "paper", root_cause: str = "",
-              analogue: str = ""):
+              analogue: str = "", full_only: float | None = None):
         """Decorator registering ``func(full, seed) -> dict`` as a claim of this paper.
 
         ``func`` returns a decision of :mod:`fedtheory.decide` (the :class:`~fedtheory.claims.Verdict`
@@ -342,7 +342,9 @@ class Paper:
         constant (a reading a violation could refute). ``kind="consistency"`` marks a check that is true
         by construction (reported apart, not evidence for the paper). ``root_cause`` is the id (see
         :meth:`root_cause`) an erratum or refutation of this claim names; ``analogue`` names the linear
-        analogue of an experiment. ``aliases`` are former ids that ``verify --claim``,
+        analogue of an experiment. ``full_only`` (seconds, the measured full-mode cost on one core)
+        marks a claim that quick mode cannot decide within its budget: quick mode does not run it and
+        reports it ``not-run`` with that cost (:class:`~fedtheory.claims.Claim`). ``aliases`` are former ids that ``verify --claim``,
         :func:`fedtheory.get_claim` and the ``claim`` marker still accept.
         """
         self._check_id("claim", id)
@@ -350,6 +352,7 @@ class Paper:
             self._check_id("claim alias", a)
         if kind not in CLAIM_KINDS:
             raise ValueError(f"claim {id!r}: `kind` must be one of {', '.join(CLAIM_KINDS)}; got {kind!r}")
+        check_full_only(full_only, id)
 
         def deco(func):
             old = self._claims.get(id)
@@ -358,7 +361,7 @@ class Paper:
                 raise ValueError(f"paper {self.key!r}: duplicate claim id {id!r}")
             self._claims[id] = Claim(id=id, reference=reference, statement=statement, func=func,
                                      default_seed=default_seed, paper=self.key, regime=regime, kind=kind,
-                                     root_cause=root_cause, analogue=analogue)
+                                     root_cause=root_cause, analogue=analogue, full_only=full_only)
             for a in aliases:
                 if a in self._claims or self._aliases.get(a, id) != id:
                     raise ValueError(f"paper {self.key!r}: alias {a!r} is already a claim id or another alias")
@@ -427,10 +430,15 @@ class Paper:
                 modes = {"quick": val, "full": val} if isinstance(val, str) else dict(val)
                 if cid not in self._claims:
                     raise ValueError(f"paper {self.key!r}: recorded outcome for unknown claim {cid!r}")
+                full_only = self._claims[cid].full_only is not None
                 for m, o in modes.items():
                     if m not in ("quick", "full") or o not in STATUSES or o == ERROR:
                         raise ValueError(f"paper {self.key!r}: claim {cid!r}: recorded outcome {m}={o!r}; modes are "
                                          f"quick/full, outcomes {', '.join(x for x in STATUSES if x != ERROR)}")
+                    if (o == NOT_RUN) != (m == "quick" and full_only):
+                        raise ValueError(f"paper {self.key!r}: claim {cid!r}: recorded outcome {m}={o!r}; "
+                                         f"'{NOT_RUN}' is the quick-mode outcome of a full-mode-only claim, and "
+                                         f"only of one (this claim is {'' if full_only else 'not '}full mode only)")
                 table[cid] = modes
             self._state["expected"] = table
         return self._state["expected"]

@@ -19,7 +19,7 @@ from ._validation import check_choice
 from .random import SeedLike, spawn_seeds
 
 __all__ = ["BACKENDS", "SCHEDULER_TIMEOUT", "SchedulerUnreachable", "parallel_map", "map_tasks", "cached_map",
-           "configure", "current_config", "set_quiet"]
+           "configure", "current_config", "run_serially_here", "set_quiet"]
 
 BACKENDS = ("serial", "threads", "processes", "dask")
 
@@ -90,6 +90,12 @@ def current_config() -> dict:
     return dict(_CONFIG)
 
 
+def run_serially_here() -> None:
+    """In a worker process that already is the parallelism: run this process's sweeps serially
+    (no nested pools, no Dask client)."""
+    _CONFIG.update(backend="serial", workers=None, client=None, scheduler=None)
+
+
 _PINNED = []
 
 
@@ -133,12 +139,13 @@ def _process_map(func, tasks: list, workers: int, on_done=None) -> list:
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
         return _in_completion_order(futures, on_done, as_completed)
     except BaseException:
-        for f in futures:
-            f.cancel()
+        # terminate the workers; the pool then fails every pending future itself (BrokenProcessPool).
+        # Cancelling them here as well races with that and Python 3.11's pool thread raises
+        # InvalidStateError on a cancelled future (a traceback on stderr after Ctrl-C).
         for proc in list((getattr(ex, "_processes", None) or {}).values()):
             if proc.is_alive():
                 proc.terminate()
-        ex.shutdown(wait=False, cancel_futures=True)
+        ex.shutdown(wait=False)
         raise
     finally:
         ex.shutdown(wait=True)

@@ -32,7 +32,7 @@ from ._findings_render import STATUS_COLORS, STATUS_MEANING, _flat, _is_num
 from .claims import ERRATUM, HOLDS, STATUSES, Verdict, dump_json, to_jsonable
 from .findings import census as _census
 from .findings import findings as _findings
-from .ledger import LEDGER_STATUSES, ledger_counts
+from .ledger import LEDGER_STATUSES, ledger_counts, undecided_note
 from .plugins import get_paper, paper_keys, reproduce
 
 __all__ = ["build_report", "default_figures_dir", "format_value", "format_number"]
@@ -412,8 +412,9 @@ def _errata_html(vs: list[Verdict]) -> str:
     return "\n".join(out)
 
 
-def _ledger_html(rows, claim_ids) -> str:
-    """The results ledger as a table (every numbered result and what checks it), with its counts."""
+def _ledger_html(rows, claim_ids, statuses=None, mode: str = "quick") -> str:
+    """The results ledger as a table (every numbered result and what checks it), with its counts;
+    a checked row whose claims are all undecided in this mode says so (:func:`~fedtheory.ledger.undecided_note`)."""
     if not rows:
         return "<p>This paper has no results ledger.</p>"
     counts = ledger_counts(rows)
@@ -425,6 +426,9 @@ def _ledger_html(rows, claim_ids) -> str:
         if r.status == "checked":
             what = ", ".join((f"<a href='#{_anchor(i)}'><code>{html.escape(i)}</code></a>" if i in claim_ids
                               else f"<code>{html.escape(i)}</code>") for i in r.claims + r.figures)
+            note = undecided_note(r, statuses or {}, mode)
+            if note:
+                what += f"<br><small><i>{html.escape(note)}</i></small>"
         else:
             what = html.escape(r.reason)
         alt = f" <small>({html.escape(r.alt)})</small>" if r.alt else ""
@@ -551,7 +555,7 @@ def build_report(outdir: str = "report", *, full: bool = False, papers=None, see
                         "form, decided by the referee named.</p>")
             body.append(_errata_html(err))
         body.append(f"<h3 id='{k}-ledger'>Results ledger</h3>")
-        body.append(_ledger_html(rows, claim_ids))
+        body.append(_ledger_html(rows, claim_ids, {v.id: v.status for v in vs}, found.mode))
         if figs.get(k):
             body.append(f"<h3 id='{k}-figures'>Reproduced figures</h3>")
             for f in figs[k]:

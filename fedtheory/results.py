@@ -189,6 +189,85 @@ def run_claim(claim: Claim, *, full: bool, seed) -> Verdict:
     return v
 
 
+def _claim_task(task) -> tuple:
+    """Worker side of :func:`evaluate_claims`: ``(claim id, full, seed) -> (verdict, printed text)``.
+
+    The worker runs its claim's own sweeps serially (the claims are the parallelism), and what the
+    claim prints is returned to the parent instead of being written to the worker's stdout."""
+    import contextlib
+    import io
+
+    from .parallel import run_serially_here
+    from .plugins import get_claim
+
+    claim_id, full, seed = task
+    run_serially_here()
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        v = run_claim(get_claim(claim_id), full=full, seed=seed)
+    return v, buf.getvalue()
+
+
+def evaluate_claims(claims, *, full: bool, seed, on_verdict=None) -> list[Verdict]:
+    """Evaluate claims as ``verify`` does, in parallel over claims when local workers are configured.
+
+    With the process backend and more than one worker (:func:`fedtheory.parallel.configure`, the
+    CLI's ``--workers``), each worker evaluates whole claims and runs their sweeps serially;
+    otherwise the claims run one after the other here, their sweeps on the configured backend.
+    Every claim draws from its own seed, so the verdicts are the same either way.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        Claims of registered papers (a worker finds each by its id).
+    full : bool
+        Full mode.
+    seed : int or None
+        The base seed (``None``: each claim's own).
+    on_verdict : callable, optional
+        ``on_verdict(claim, verdict, printed)`` is called here for each claim in the order of
+        ``claims``, as soon as it and every claim before it are done; ``printed`` is what the claim
+        wrote to stdout.
+
+    Returns
+    -------
+    list of Verdict
+        In the order of ``claims``.
+    """
+    import contextlib
+    import io
+
+    from .parallel import current_config, map_tasks
+
+    claims = list(claims)
+    cfg = current_config()
+    workers = cfg["workers"] or 1
+    out: list = [None] * len(claims)
+    if cfg["backend"] != "processes" or workers <= 1 or len(claims) <= 1:
+        for i, c in enumerate(claims):
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                out[i] = run_claim(c, full=full, seed=seed)
+            if on_verdict is not None:
+                on_verdict(c, out[i], buf.getvalue())
+        return out
+    done: dict = {}
+    shown = [0]
+
+    def ready(i, result):
+        done[i] = result
+        while shown[0] in done:
+            j = shown[0]
+            out[j] = done[j][0]
+            if on_verdict is not None:
+                on_verdict(claims[j], done[j][0], done[j][1])
+            shown[0] += 1
+
+    map_tasks(_claim_task, [(c.id, bool(full), seed) for c in claims], backend="processes",
+              workers=min(workers, len(claims)), on_done=ready)
+    return out
+
+
 def results_header(papers) -> dict:
     """What ``verify --json`` records so that a later report can tell whether the file is current:
     ``{"fingerprints": {paper key: paper_fingerprint}}``."""

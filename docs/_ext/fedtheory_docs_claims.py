@@ -23,7 +23,7 @@ from fedtheory_docs_text import html_text
 #: outcome -> CSS class of its badge (the same classes as the reST roles of the pages)
 STATUS_CLASS = {"holds": "st-holds", "erratum": "st-erratum", "refuted": "st-refuted",
                 "not-reproduced": "st-notreproduced", "vacuous": "st-vacuous", "inconclusive": "st-inconclusive",
-                "error": "st-error"}
+                "not-run": "st-inconclusive", "error": "st-error"}
 #: lines of a findings item shown in a claim's detail, in this order (label on the page)
 DETAIL_LINES = (("margin", "margin"), ("detects", "detects"), ("power", "power"), ("root cause", "root cause"),
                 ("linear analogue", "linear analogue"), ("referee", "referee"), ("regression", "regression"))
@@ -160,7 +160,7 @@ def glance(v: dict | None) -> str:
     det = v.get("detects") or {}
     f = _num(det.get("factor"))
     of = det.get("of") or "claimed constant"
-    if f is not None and status_of(v) not in ("inconclusive", "error"):
+    if f is not None and status_of(v) not in ("inconclusive", "not-run", "error"):
         if math.isinf(f):
             parts.append(f"no change of the {of} would fail")
         elif f <= 1 + 1e-6:

@@ -303,7 +303,7 @@ def _cli(*argv):
 
 def test_verdict_cache_is_hit_after_verify(toy, tmp_path, capsys):
     cache = tmp_path / "cache"
-    assert _cli("verify", "--paper", "zzrep", "--cache", cache, "-q") == 0
+    assert _cli("verify", "--paper", "zzrep", "--cache", cache, "-q", "--workers", 1) == 0  # claims run here
     assert CALLS["n"] == 2 and len(list((cache / "verdicts").glob("*.json"))) == 2
     assert _cli("report", "--paper", "zzrep", "--cache", cache, "--out", tmp_path / "r", "-q") == 0
     assert CALLS["n"] == 2  # no claim function ran: both verdicts came from the cache
@@ -322,7 +322,7 @@ def test_verdict_cache_is_hit_after_verify(toy, tmp_path, capsys):
 
 def test_verdict_cache_ignores_a_damaged_entry(toy, tmp_path):
     cache = tmp_path / "cache"
-    assert _cli("verify", "--paper", "zzrep", "--cache", cache, "-q") == 0
+    assert _cli("verify", "--paper", "zzrep", "--cache", cache, "-q", "--workers", 1) == 0  # claims run here
     for f in (cache / "verdicts").glob("*.json"):
         f.write_text(f.read_text()[:20])
     assert _cli("report", "--paper", "zzrep", "--cache", cache, "--out", tmp_path / "r", "-q") == 0

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from fedtheory import decide
-from fedtheory.claims import (CONTRACT_RULES, DECIDED, ERRATUM, ERROR, FAILS, HOLDS, LEGACY_STATUS, REFUTED, STATUSES,
-                              Claim, Verdict)
+from fedtheory.claims import (CONTRACT_RULES, DECIDED, ERRATUM, ERROR, FAILS, HOLDS, LEGACY_STATUS, NOT_RUN, REFUTED,
+                              STATUSES, Claim, Verdict)
+from fedtheory.ledger import LedgerRow
 from fedtheory.cli import exit_status, main
 
 
@@ -26,7 +27,7 @@ def _raises(exc):
 
 # ============================================================================ taxonomy
 def test_seven_outcomes_and_their_legacy_names():
-    assert STATUSES == ("holds", "erratum", "refuted", "not-reproduced", "vacuous", "inconclusive", "error")
+    assert STATUSES == ("holds", "erratum", "refuted", "not-reproduced", "vacuous", "inconclusive", "not-run", "error")
     assert set(LEGACY_STATUS) == set(STATUSES)
     assert LEGACY_STATUS["erratum"] == "erratum-confirmed" and LEGACY_STATUS["refuted"] == "fails"
     assert set(LEGACY_STATUS.values()) <= {"holds", "fails", "erratum-confirmed", "inconclusive", "error"}
@@ -248,7 +249,7 @@ def test_recorded_outcomes_are_validated(tmp_path):
 
 
 def test_decided_outcomes_constant():
-    assert set(DECIDED) == set(STATUSES) - {"inconclusive", "error"}
+    assert set(DECIDED) == set(STATUSES) - {"inconclusive", "not-run", "error"}
 
 
 def test_a_tampered_verdict_cache_entry_is_recomputed_and_counted(tmp_path):
@@ -338,7 +339,7 @@ def test_verdict_rejects_unknown_status_or_kind_with_the_choices():
     import re
 
     with pytest.raises(ValueError, match=re.escape(
-            "`status` must be one of: holds, erratum, refuted, not-reproduced, vacuous, inconclusive, error; "
+            "`status` must be one of: holds, erratum, refuted, not-reproduced, vacuous, inconclusive, not-run, error; "
             "got 'wrong'")):
         _full_verdict(status="wrong")
     with pytest.raises(ValueError, match=re.escape("`kind` must be one of: paper, consistency; got 'x'")):
@@ -602,3 +603,118 @@ def test_verdict_object():
                        observed=0, bound=0).ok
     assert Verdict(id="a", paper="p", reference="r", statement="s", status=ERRATUM,
                    observed=0, bound=0).ok
+
+
+# ----------------------------------------------------------------------------- full mode only
+def _slow_paper(key="zzslow"):
+    from fedtheory import Paper
+
+    paper = Paper(key=key, title="Slow", authors=["A. Author"], year=2025, venue="arXiv")
+    calls = []
+
+    def slow(full, seed):
+        calls.append(full)
+        return decide.bound(0.5, 1.0, what="slow ratio")
+
+    paper.claim(f"{key}.thm1.slow", "Theorem 1", "a slow claim", full_only=42.0)(slow)
+    paper.claim(f"{key}.eq1.fast", "Eq. (1)", "a fast claim")(lambda full, seed: decide.bound(0.5, 1.0, what="r"))
+    paper.set_ledger([LedgerRow("Theorem 1", "theorem", "slow", "checked", claims=(f"{key}.thm1.slow",)),
+                      LedgerRow("Eq. (1)", "equation", "fast", "checked", claims=(f"{key}.eq1.fast",))])
+    return paper, calls
+
+
+def test_a_full_mode_only_claim_is_not_run_in_quick_mode_and_states_its_cost():
+    paper, calls = _slow_paper()
+    claim = paper.get_claim("zzslow.thm1.slow")
+    v = claim.evaluate(full=False)
+    assert calls == [] and v.status == NOT_RUN and v.mode == "quick"
+    assert "full mode only" in v.evidence and "about 42 s on one core" in v.evidence
+    assert "fedtheory verify --full --claim zzslow.thm1.slow" in v.evidence
+    assert v.params == {"full_cost_s": 42.0} and v.observed is None and v.ok and not v.regression
+    assert v.legacy_status == "inconclusive" and NOT_RUN not in DECIDED
+    v = claim.evaluate(full=True)
+    assert calls == [True] and v.status == HOLDS and v.mode == "full"
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    ("60", TypeError, "`full_only` must be None or a number of seconds; got str"),
+    (True, TypeError, "got bool"),
+    (0, ValueError, r"finite number of seconds > 0 .*got 0"),
+    (-5.0, ValueError, "got -5.0"),
+    (float("nan"), ValueError, "got nan"),
+    (float("inf"), ValueError, "got inf"),
+])
+def test_full_only_is_validated_naming_the_parameter(bad, exc, match):
+    from fedtheory import Paper
+    from fedtheory.claims import Claim
+
+    with pytest.raises(exc, match=match):
+        Claim(id="zz.a.b", reference="r", statement="s", func=lambda full, seed: {}, full_only=bad)
+    paper = Paper(key="zzfo", title="T", authors=["A. Author"], year=2025, venue="arXiv")
+    with pytest.raises(exc, match=match):
+        paper.claim("zzfo.a.b", "r", "s", full_only=bad)
+
+
+def test_a_claim_function_cannot_return_not_run():
+    from fedtheory.claims import Claim
+
+    v = Claim(id="zz.a.b", reference="r", statement="s",
+              func=lambda full, seed: dict(status=NOT_RUN, observed=None, bound=None)).evaluate()
+    assert v.status == ERROR and "'known-status'" in v.evidence and "not-run" not in CONTRACT_RULES["known-status"]
+
+
+def test_not_run_is_recorded_only_as_the_quick_outcome_of_a_full_mode_only_claim():
+    paper, _ = _slow_paper("zzslowrec")
+    paper.set_expected_outcomes({"zzslowrec.thm1.slow": {"quick": "not-run", "full": "holds"},
+                                 "zzslowrec.eq1.fast": "holds"})
+    assert paper.expected("zzslowrec.thm1.slow", False) == "not-run"
+    for bad in ({"zzslowrec.thm1.slow": {"quick": "holds"}}, {"zzslowrec.thm1.slow": {"full": "not-run"}},
+                {"zzslowrec.eq1.fast": {"quick": "not-run"}}):
+        paper.set_expected_outcomes(bad)
+        with pytest.raises(ValueError, match="'not-run' is the quick-mode outcome of a full-mode-only claim"):
+            paper.expected_outcomes()
+
+
+def test_verify_lists_full_mode_only_claims_with_their_cost_and_does_not_count_them_inconclusive(capsys, tmp_path):
+    from fedtheory import register_paper, unregister_paper
+
+    paper, calls = _slow_paper("zzslowcli")
+    paper.set_expected_outcomes({"zzslowcli.thm1.slow": {"quick": "not-run", "full": "holds"},
+                                 "zzslowcli.eq1.fast": "holds"})
+    register_paper(paper)
+    try:
+        out_json = tmp_path / "v.json"
+        assert main(["verify", "--paper", "zzslowcli", "--no-cache", "--json", str(out_json)]) == 0
+        out = capsys.readouterr().out
+        assert "summary: 1 holds, 1 not-run, 0 error" in out and "inconclusive" not in out.split("summary:")[1]
+        assert ("full mode only, not run in quick mode: 1 claim(s), about 42 s together in full mode on one core: "
+                "zzslowcli.thm1.slow (42 s)") in out
+        rec = {v["id"]: v for v in json.loads(out_json.read_text())["verdicts"]}["zzslowcli.thm1.slow"]
+        assert rec["status"] == "not-run" and rec["params"] == {"full_cost_s": 42.0}
+        assert calls == []
+        assert main(["verify", "--paper", "zzslowcli", "--no-cache", "--full", "--workers", "1"]) == 0
+        out = capsys.readouterr().out
+        assert "full mode only" not in out and "summary: 2 holds, 0 error" in out and calls == [True]
+        assert main(["ledger", "--paper", "zzslowcli"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert any("zzslowcli.thm1.slow (full mode only: quick mode does not run them)" in ln for ln in lines)
+        assert not any("zzslowcli.eq1.fast (full mode only" in ln for ln in lines)
+    finally:
+        unregister_paper("zzslowcli")
+
+
+def test_findings_and_report_put_full_mode_only_claims_under_undecided(tmp_path):
+    from fedtheory.findings import findings
+    from fedtheory.report import _ledger_html
+
+    paper, _ = _slow_paper("zzslowfind")
+    vs = [c.evaluate(full=False) for c in paper.claims()]
+    f = findings(paper, vs)
+    group = next(g for g in f.section("undecided").groups if g.title.startswith("Full mode only"))
+    assert [i.id for i in group.items] == ["zzslowfind.thm1.slow"]
+    assert "1 full mode only (not run)" in f.summary() and "0 inconclusive" in f.summary()
+    assert all(i.id != "zzslowfind.thm1.slow" for s in f.sections if s.key != "undecided"
+               for g in s.groups for i in g.items)
+    html = _ledger_html(paper.ledger(), {v.id for v in vs}, {v.id: v.status for v in vs}, "quick")
+    assert html.count("undecided in quick mode") == 1
+    assert "undecided in quick mode: zzslowfind.thm1.slow not-run (full mode only)" in html

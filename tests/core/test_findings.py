@@ -70,7 +70,7 @@ def test_census_counts():
     assert c.total == 14 and c.paper_claims == 13 and c.consistency_checks == 1
     assert set(c.outcomes) == set(STATUSES)
     assert c.outcomes == {"holds": 5, "erratum": 3, "refuted": 1, "not-reproduced": 1, "vacuous": 1,
-                          "inconclusive": 1, "error": 1}
+                          "inconclusive": 1, "not-run": 0, "error": 1}
     assert c.consistency_outcomes["holds"] == 1 and sum(c.consistency_outcomes.values()) == 1
     assert c.root_causes == {"wrong-step": 2, "no-instance": 1, "sigma-for-sigma2": 2}
     assert c.decided == 11  # holds 5, erratum 3, refuted, not-reproduced, vacuous

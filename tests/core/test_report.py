@@ -167,7 +167,7 @@ def _cli(*argv):
 
 def test_report_from_json_runs_no_claim(toy, tmp_path, capsys):
     js = tmp_path / "v.json"
-    assert _cli("verify", "--paper", "zzrep", "--no-cache", "--json", js, "-q") == 0
+    assert _cli("verify", "--paper", "zzrep", "--no-cache", "--json", js, "-q", "--workers", 1) == 0
     assert CALLS["n"] == 2
     assert set(json.loads(js.read_text())["fingerprints"]) == {"zzrep"}
     assert _cli("report", "--paper", "zzrep", "--no-cache", "--from-json", js, "--out", tmp_path / "r", "-q") == 0
@@ -197,7 +197,7 @@ def _stale_cases(js, tmp_path):
 
 def test_report_refuses_a_json_that_is_not_current(toy, tmp_path, capsys):
     js = tmp_path / "v.json"
-    assert _cli("verify", "--paper", "zzrep", "--no-cache", "--json", js, "-q") == 0
+    assert _cli("verify", "--paper", "zzrep", "--no-cache", "--json", js, "-q", "--workers", 1) == 0
     capsys.readouterr()
     for why, path in _stale_cases(js, tmp_path).items():
         assert _cli("report", "--paper", "zzrep", "--no-cache", "--from-json", path, "--out", tmp_path / "r") == 2

@@ -4,7 +4,7 @@ clear messages (non-finite numbers fail), the ``claim`` marker and its option, a
 import numpy as np
 import pytest
 
-from fedtheory import mc_mean
+from fedtheory import get_paper, mc_mean
 from fedtheory.representation import client_diversity, make_model, run_fedrep, theorem1_bound
 from fedtheory.testing import assert_agrees, assert_bound, assert_claim, assert_holds_with_probability
 
@@ -47,8 +47,18 @@ def test_assert_claim_and_marker(pytester):
     v = assert_claim("fedrep.def1.dist-identities")
     assert v.status == "holds"
     assert_claim("fedrep.thm1.kappa-typo")  # its recorded outcome (an erratum) passes
-    v = assert_claim("fedrep.eq11.sample-complexity")  # its recorded quick outcome (inconclusive) passes
-    assert v.status == "inconclusive" and v.power["needed"] >= 3
+    v = assert_claim("fedrep.thm1.sample-complexity-exponents")  # decided in quick mode
+    assert v.status == "holds" and v.margin is not None
+
+
+def test_assert_claim_skips_a_full_mode_only_claim_in_quick_mode():
+    from fedtheory import get_claim
+
+    cid = next(c.id for k in ("srpfl", "fedrep", "lpproj", "fedlrgd") for c in get_paper(k).claims()
+               if c.full_only is not None)
+    with pytest.raises(pytest.skip.Exception, match=f"claim {cid} is full mode only"):
+        assert_claim(cid, full=False)
+    assert get_claim(cid).full_only > 0
 
 
 def test_pytest_plugin_marker_and_option(pytester):

@@ -127,6 +127,8 @@ def test_verify_run_verdicts_carry_their_statistics():
                 problems.append(f"{v['id']}: {v['status']} without margin/detects")
         if v["status"] == INCONCLUSIVE and not (v.get("power") or {}).get("needed"):
             problems.append(f"{v['id']}: inconclusive without a power statement")
+        if v["status"] == "not-run" and not (v["mode"] == "quick" and (v.get("params") or {}).get("full_cost_s")):
+            problems.append(f"{v['id']}: not-run without its full-mode cost, or in full mode")
         if v["status"] in ("erratum", "refuted") and v["paper"] in BUILT_IN:
             if v.get("root_cause") not in by_paper[v["paper"]].root_causes():
                 problems.append(f"{v['id']}: root cause {v.get('root_cause')!r} is not registered")
