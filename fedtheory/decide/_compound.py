@@ -3,15 +3,14 @@ vacuity argument resting on computed links, a premised check, the sign of an eff
 once both forms are."""
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
 import numpy as np
 
 from ..claims import HOLDS, INCONCLUSIVE, REFUTED
 from ._outcomes import combine, erratum, inconclusive, vacuous
-from ._stats import (POWER, _arr, _detects, _finite, _result, _search, _slack_note, binomial_trials_needed,
-                     corrected_level, power_statement, replicates_needed)
+from ._stats import (POWER, _arr, _detects, _finite, _result, _slack_note, binomial_trials_needed,
+                     corrected_level, power_statement, replicates_needed, sweeps_needed)
 
 
 def regression_rate(y, columns: dict, *, slope_of: str, claimed: float, what: str, resolution: float | None = None,
@@ -26,7 +25,9 @@ def regression_rate(y, columns: dict, *, slope_of: str, claimed: float, what: st
     most ``resolution`` (default ``|claimed|/2``, 0.5 for a claimed 0) -> ``holds``; otherwise
     ``inconclusive`` with the number ``R`` of replicated designs (each adding the same points: the
     coefficient's standard error shrinks like ``1/sqrt(R)``, ``R*points - parameters`` degrees of
-    freedom) at which ``(t_crit + t_power) se / sqrt(R) <= resolution``. The margin is the fitted minus
+    freedom) at which the interval's half-width is at most ``resolution`` with probability
+    :data:`POWER` (:func:`sweeps_needed`: the current standard error's own uncertainty, from its
+    ``points - parameters`` degrees of freedom, enters by the F pivot). The margin is the fitted minus
     the claimed coefficient with its interval; ``detects`` the smallest change of the claimed exponent
     that the interval would exclude.
 
@@ -36,7 +37,6 @@ def regression_rate(y, columns: dict, *, slope_of: str, claimed: float, what: st
     'holds'
     """
     import statsmodels.api as sm
-    from scipy import stats
 
     if not isinstance(columns, dict) or slope_of not in columns:
         raise ValueError(f"`columns` must be a dict of regressors containing `slope_of`={slope_of!r}")
@@ -78,15 +78,10 @@ def regression_rate(y, columns: dict, *, slope_of: str, claimed: float, what: st
     if violated:
         return _result(REFUTED, obs, {"claimed": claimed}, ev, margin=margin, detects=det, params=params, **extra)
     if width > rsl:
-        n = Y.size
-
-        def ok(R):
-            d = max(R * n - p, 1)
-            return (stats.t.isf(lev / 2, d) + stats.t.ppf(POWER, d)) * se / math.sqrt(R) <= rsl
-
-        need = _search(ok, 1, 10_000)
-        pw = power_statement(need, unit, current=1, effect=f"an exponent error of {rsl:.3g}",
-                             test="t interval of the regression coefficient", level=lev)
+        need = sweeps_needed(se, rsl, points=Y.size, parameters=p, df=df, level=lev)
+        pw = power_statement(need, unit, current=1, effect=f"the exponent to +-{rsl:.3g}", verb="resolve",
+                             test=f"t interval of the regression coefficient; the standard error's own uncertainty "
+                                  f"from its {df} degrees of freedom by the F pivot", level=lev)
         return _result(INCONCLUSIVE, obs, {"claimed": claimed},
                        ev + f"; the interval's half-width {width:.3g} does not resolve {rsl:.3g}; "
                        + pw["statement"], margin=margin, detects=det, power=pw, params=params, **extra)
@@ -150,13 +145,14 @@ def premised(decide_fn, *, held: int, trials: int, what: str, unit: str = "runs"
 
 
 def direction(estimate: float, se: float, *, what: str, expect: str = "negative", n: int = 1,
-              effect: float | None = None, tests: int = 1, unit: str = "replications", params=None,
-              **extra) -> dict:
+              effect: float | None = None, tests: int = 1, unit: str = "replications", df: float | None = None,
+              params=None, **extra) -> dict:
     """The sign of an estimated effect (a slope, a mean difference) with a known standard error: the claim is
     that it is ``"negative"`` (or ``"positive"``).
 
     Two one-sided z tests of ``estimate/se`` at ``LEVEL / (2 tests)`` (both directions are tested, as
-    :func:`ordering` does for paired samples): significant in the expected direction -> ``holds``; significant
+    :func:`ordering` does for paired samples; Student-t tests on ``df`` degrees of freedom when the standard
+    error is estimated with ``df`` of them): significant in the expected direction -> ``holds``; significant
     against it -> ``refuted``; neither -> ``inconclusive`` with the number of replications (``n`` of them gave
     ``se``; the standard error shrinks like ``1/sqrt(replications)``) at which a one-sided t test detects an
     effect of size ``effect`` (default ``max(|estimate|, se)``) with power :data:`POWER`
@@ -172,17 +168,23 @@ def direction(estimate: float, se: float, *, what: str, expect: str = "negative"
         raise ValueError(f"`expect` must be 'negative' or 'positive'; got {expect!r}")
     if not (np.isfinite(estimate) and np.isfinite(se)) or se <= 0:
         raise ValueError(f"{what}: need a finite estimate and a finite se > 0; got {estimate!r}, {se!r}")
+    if df is not None and not (np.isfinite(df) and df >= 1):
+        raise ValueError(f"`df` must be a finite number >= 1; got {df!r}")
     lev = corrected_level(2 * tests)
     sign = -1.0 if expect == "negative" else 1.0
     z = sign * float(estimate) / float(se)  # > 0: in the expected direction
-    p_good, p_bad = float(stats.norm.sf(z)), float(stats.norm.cdf(z))
+    law = stats.norm if df is None else stats.t(float(df))
+    p_good, p_bad = float(law.sf(z)), float(law.cdf(z))
     status = HOLDS if p_good < lev else REFUTED if p_bad < lev else INCONCLUSIVE
-    smallest = (float(stats.norm.isf(lev)) + float(stats.norm.ppf(POWER))) * float(se)
+    smallest = (float(law.isf(lev)) + float(law.ppf(POWER))) * float(se)
     det = _detects(None, "effect", smallest_effect=smallest)
     margin = {"kind": "z in the expected direction", "value": z, "ci": None,
               "tightness": "violated" if status == REFUTED else "unknown"}
     obs = {"estimate": float(estimate), "se": float(se), "z": z, "p_expected": p_good, "p_against": p_bad}
-    ev = (f"{what}: estimate {estimate:.4g} (se {se:.3g}), expected {expect}; one-sided p = {p_good:.3g} "
+    if df is not None:
+        obs["df"] = float(df)
+    ev = (f"{what}: estimate {estimate:.4g} (se {se:.3g}{f', t on {df:.3g} df' if df is not None else ''}), "
+          f"expected {expect}; one-sided p = {p_good:.3g} "
           f"(expected), {p_bad:.3g} (against) at level {lev:.3g}; these data detect an effect of {smallest:.3g} "
           f"with power {POWER:g}")
     bnd = {"expect": expect, "level": lev}

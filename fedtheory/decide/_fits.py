@@ -56,9 +56,11 @@ def rate(x, y, *, claimed: float, what: str, model: str = "loglog", se=None, alt
         return _result(REFUTED, {"slope": b, "ci": [lo, hi]}, {"claimed": claimed}, ev, margin=margin,
                        detects=det, params=params, **extra)
     if width > res:
-        need = sweeps_needed(fit["slope_se"], res, points=fit["n"], level=lev, two_sided=alternative == "two-sided")
-        pw = power_statement(need, unit, current=1, effect=f"an exponent error of {res:.3g}",
-                             test="t interval of the fitted slope", level=lev)
+        need = sweeps_needed(fit["slope_se"], res, points=fit["n"], level=lev, two_sided=alternative == "two-sided",
+                             df=fit["df"])
+        pw = power_statement(need, unit, current=1, effect=f"the exponent to +-{res:.3g}", verb="resolve",
+                             test=f"t interval of the fitted slope; the standard error's own uncertainty from its "
+                                  f"{fit['df']} degrees of freedom by the F pivot", level=lev)
         return _result(INCONCLUSIVE, {"slope": b, "ci": [lo, hi]}, {"claimed": claimed},
                        ev + f"; the interval's half-width {width:.3g} does not resolve {res:.3g}", margin=margin,
                        detects=det, power=pw, params=params, **extra)

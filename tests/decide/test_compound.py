@@ -96,12 +96,16 @@ def test_regression_rate_inconclusive_designs_needed():
     v = valid(decide.regression_rate(y, {"x": x, "z": z}, slope_of="x", claimed=2.0, what="toy", resolution=0.001))
     assert v["status"] == INCONCLUSIVE
     R = v["power"]["needed"]
-    # independent: R replicated designs have 10 R points, 10 R - 3 residual degrees of freedom, se / sqrt(R)
-    q = lambda r: (stats.t.isf(LEVEL / 2, 10 * r - 3) + stats.t.ppf(0.8, 10 * r - 3)) * se[1] / math.sqrt(r)
+    # R replicated designs have 10 R points, 10 R - 3 residual degrees of freedom, se / sqrt(R); the half-width
+    # over the current se is t_crit sqrt(F(10 R - 3, 7)) / sqrt(R), at its 80% quantile
+    q = lambda r: (stats.t.isf(LEVEL / 2, 10 * r - 3) * se[1] * math.sqrt(stats.f.ppf(0.8, 10 * r - 3, df))
+                   / math.sqrt(r))
     assert q(R) <= 0.001 < q(R - 1)
     p = v["power"]
     assert p["unit"] == "replicated designs" and p["current"] == 1 and p["level"] == LEVEL
-    assert p["effect"] == "an exponent error of 0.001" and p["test"] == "t interval of the regression coefficient"
+    assert p["effect"] == "the exponent to +-0.001" and p["test"].startswith("t interval of the regression "
+                                                                             "coefficient; the standard error's")
+    assert p["statement"].startswith(f"{R} replicated designs (now 1) would resolve the exponent to +-0.001")
     half = stats.t.isf(LEVEL / 2, df) * se[1]
     assert f"the interval's half-width {half:.3g} does not resolve 0.001; {p['statement']}" in v["evidence"]
     assert abs(beta[1] - 2.0) > 0.001 and v["margin"]["tightness"] == "loose"  # farther than the resolution
@@ -123,7 +127,7 @@ def test_regression_rate_inconclusive_designs_needed():
     # claimed 2: default resolution 1, which a half-width of ~0.03 resolves; claimed 0.02 (resolution 0.01) not
     assert decide.regression_rate(y, {"x": x, "z": z}, slope_of="x", claimed=2.0, what="d")["status"] == HOLDS
     v = decide.regression_rate(y - 1.98 * x, {"x": x, "z": z}, slope_of="x", claimed=0.02, what="d")
-    assert v["status"] == INCONCLUSIVE and v["power"]["effect"] == "an exponent error of 0.01"
+    assert v["status"] == INCONCLUSIVE and v["power"]["effect"] == "the exponent to +-0.01"
 
 
 def test_regression_rate_slack_note_and_search_cap():
@@ -259,6 +263,24 @@ def test_direction_outcomes_against_normal_tails():
     assert decide.direction(-0.5 * (zc + zc2) * 0.1, 0.1, what="s")["status"] == HOLDS
 
 
+def test_direction_with_df_uses_student_t_tails():
+    # an estimate whose standard error rests on df degrees of freedom: Student-t tails, not normal ones; a z that
+    # the normal law calls significant is not with 5 df
+    lev = LEVEL / 2
+    tc, zc = stats.t.isf(lev, 5), stats.norm.isf(lev)
+    assert tc > 1.5 * zc
+    v = valid(decide.direction(1.01 * zc, 1.0, what="slope", expect="positive", df=5))
+    assert v["status"] == INCONCLUSIVE and v["observed"]["df"] == 5.0
+    assert v["observed"]["p_expected"] == pytest.approx(stats.t.sf(1.01 * zc, 5))
+    assert valid(decide.direction(1.01 * zc, 1.0, what="slope", expect="positive"))["status"] == HOLDS
+    v = valid(decide.direction(1.01 * tc, 1.0, what="slope", expect="positive", df=5))
+    assert v["status"] == HOLDS and "t on 5 df" in v["evidence"]
+    assert v["detects"]["smallest_effect"] == pytest.approx(tc + stats.t.ppf(0.8, 5))
+    assert valid(decide.direction(-1.01 * tc, 1.0, what="slope", expect="positive", df=5))["status"] == REFUTED
+    with pytest.raises(ValueError, match="df"):
+        decide.direction(1.0, 1.0, what="slope", df=0.5)
+
+
 def test_direction_inconclusive_replications_needed():
     v = valid(decide.direction(-0.05, 0.1, what="slope", n=4))
     assert v["status"] == INCONCLUSIVE
@@ -360,3 +382,48 @@ def test_kit_additions_vacuous_given_and_premised():
     assert inc["status"] == "inconclusive" and inc["power"]["needed"] > 10
     with pytest.raises(ValueError):
         decide.premised(lambda: ok, held=4, trials=3, what="t")
+
+
+def _replicated_halfwidths(X, sigma, reps, rng, lev):
+    """Half-widths of the slope's t interval (column 1 of ``X``) of ``len(reps)`` independent OLS fits,
+    the i-th on ``reps[i]`` stacked copies of the design ``X`` with N(0, sigma^2) noise (numpy least squares)."""
+    out = []
+    for R in reps:
+        XR = np.tile(X, (int(R), 1))
+        y = XR @ np.arange(1.0, X.shape[1] + 1) + sigma * rng.standard_normal(XR.shape[0])
+        beta, *_ = np.linalg.lstsq(XR, y, rcond=None)
+        df = XR.shape[0] - X.shape[1]
+        s2 = np.sum((y - XR @ beta) ** 2) / df
+        out.append(stats.t.isf(lev / 2, df) * math.sqrt(s2 * np.linalg.inv(XR.T @ XR)[1, 1]))
+    return np.array(out)
+
+
+def test_regression_rate_power_statement_against_simulation():
+    """The stated number of replicated designs resolves the coefficient (half-width <= resolution) with
+    probability >= 0.8, checked by simulating the first design, the statement and the replicated fit; a
+    plug-in of the current se ((t_crit + t_power) se / sqrt(R)) misses it badly with one residual degree of
+    freedom (a log-log fit of 5 points on 3 regressors, the shape of a scaling-law grid)."""
+    rng = np.random.default_rng(11)
+    d = np.array([1024.0, 1024, 2048, 2048, 4096])
+    rn = np.array([8.0, 16, 16, 32, 64])
+    cols = {"log(d/rn)": np.log(d / rn), "log log(rn)": np.log(np.log(rn)), "d^-1/2": d ** -0.5}
+    X = np.column_stack([np.ones(5)] + list(cols.values()))
+    sigma, rsl, trials = 0.01, 0.25, 200
+    stated, plugin = [], []
+    for _ in range(trials):
+        y = X @ np.arange(1.0, 5.0) + sigma * rng.standard_normal(5)
+        v = decide.regression_rate(y, cols, slope_of="log(d/rn)", claimed=2.0, what="sim", resolution=rsl)
+        if v["status"] != INCONCLUSIVE:
+            stated.append(1)  # decided at once (a lucky small residual): still counted, it needs no more designs
+            plugin.append(1)
+            continue
+        stated.append(v["power"]["needed"])
+        se = v["observed"]["se"]
+        ok = lambda R: (stats.t.isf(LEVEL / 2, 5 * R - 4) + stats.t.ppf(0.8, 5 * R - 4)) * se / math.sqrt(R) <= rsl
+        plugin.append(next(R for R in range(1, 10_001) if ok(R)))
+    hit = np.sum(_replicated_halfwidths(X, sigma, stated, rng, LEVEL) <= rsl)
+    hit_plugin = np.sum(_replicated_halfwidths(X, sigma, plugin, rng, LEVEL) <= rsl)
+    lo, hi = decide.clopper_pearson(int(hit), trials, 0.999)
+    assert hi >= 0.8, (hit, trials)          # the statement's power is not significantly below 0.8
+    assert lo < 0.95                          # and not grossly conservative
+    assert decide.clopper_pearson(int(hit_plugin), trials, 0.999)[1] < 0.8  # the plug-in falls short

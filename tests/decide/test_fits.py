@@ -50,8 +50,8 @@ def test_rate_inconclusive_power_statement_is_computed():
     v = valid(decide.rate(x, y, claimed=-1.0, what="rate", resolution=0.1))
     assert v["status"] == INCONCLUSIVE
     se, R = v["params"]["fit"]["slope_se"], v["power"]["needed"]
-    # independent check of the size: at R sweeps (3R points) the t quantiles resolve 0.1, at R-1 they do not
-    q = lambda r: (stats.t.isf(LEVEL / 2, 3 * r - 2) + stats.t.ppf(0.8, 3 * r - 2)) * se / math.sqrt(r)
+    # the size: at R sweeps (3R points) the half-width, F-pivoted on the current df 1, resolves 0.1 with power 0.8
+    q = lambda r: stats.t.isf(LEVEL / 2, 3 * r - 2) * se * math.sqrt(stats.f.ppf(0.8, 3 * r - 2, 1)) / math.sqrt(r)
     assert q(R) <= 0.1 < q(R - 1)
     assert v["power"]["unit"] == "replicated sweeps" and str(R) in v["power"]["statement"]
     with pytest.raises(ValueError, match="`alternative`"):
@@ -182,10 +182,12 @@ def test_rate_inconclusive_exact_output():
     assert v["margin"]["kind"] == "fitted - claimed exponent" and v["margin"]["value"] == pytest.approx(b + 1)
     assert v["margin"]["tightness"] == ("tight" if abs(b + 1) <= 0.5 else "loose")
     R = v["power"]["needed"]
-    q = lambda r: (stats.t.isf(LEVEL / 2, 3 * r - 2) + stats.t.ppf(0.8, 3 * r - 2)) * se / math.sqrt(r)
+    q = lambda r: stats.t.isf(LEVEL / 2, 3 * r - 2) * se * math.sqrt(stats.f.ppf(0.8, 3 * r - 2, df)) / math.sqrt(r)
     assert q(R) <= 0.5 < q(R - 1)
-    assert v["power"]["effect"] == "an exponent error of 0.5" and v["power"]["current"] == 1
-    assert v["power"]["test"] == "t interval of the fitted slope" and v["power"]["level"] == LEVEL
+    assert v["power"]["effect"] == "the exponent to +-0.5" and v["power"]["current"] == 1
+    assert v["power"]["test"].startswith("t interval of the fitted slope; the standard error's own uncertainty "
+                                         "from its 1 degrees of freedom") and v["power"]["level"] == LEVEL
+    assert f"{R} sweeps (now 1) would resolve the exponent to +-0.5 with power 0.8" in v["power"]["statement"]
     # a claimed value farther than the resolution from the fit (inside the wide interval): loose
     v = decide.rate(x, y, claimed=b + 0.5 * half, what="r", resolution=0.1)
     assert v["status"] == INCONCLUSIVE and v["margin"]["tightness"] == "loose"
@@ -194,12 +196,12 @@ def test_rate_inconclusive_exact_output():
     # one-sided: the size search is one-sided too
     v = decide.rate(x, y, claimed=-1.0, what="r", alternative="less", resolution=0.1)
     R = v["power"]["needed"]
-    q = lambda r: (stats.t.isf(LEVEL, 3 * r - 2) + stats.t.ppf(0.8, 3 * r - 2)) * se / math.sqrt(r)
+    q = lambda r: stats.t.isf(LEVEL, 3 * r - 2) * se * math.sqrt(stats.f.ppf(0.8, 3 * r - 2, df)) / math.sqrt(r)
     assert q(R) <= 0.1 < q(R - 1)
     # tests=2: each decision at LEVEL / 2
     v = decide.rate(x, y, claimed=-1.0, what="r", resolution=0.1, tests=2)
     R = v["power"]["needed"]
-    q = lambda r: (stats.t.isf(LEVEL / 4, 3 * r - 2) + stats.t.ppf(0.8, 3 * r - 2)) * se / math.sqrt(r)
+    q = lambda r: stats.t.isf(LEVEL / 4, 3 * r - 2) * se * math.sqrt(stats.f.ppf(0.8, 3 * r - 2, df)) / math.sqrt(r)
     assert q(R) <= 0.1 < q(R - 1) and v["power"]["level"] == LEVEL / 2
 
 

@@ -102,10 +102,16 @@ def test_sweeps_needed_edges():
     assert decide.sweeps_needed(0.1, 0.0, points=4) == 10_000
     assert decide.sweeps_needed(np.inf, 0.1, points=4) == 10_000
     R = decide.sweeps_needed(0.2, 0.25, points=4, level=0.05)
-    q = lambda r, a: (stats.t.isf(a, 4 * r - 2) + stats.t.ppf(0.8, 4 * r - 2)) * 0.2 / math.sqrt(r)
+    q = lambda r, a: stats.t.isf(a, 4 * r - 2) * 0.2 * math.sqrt(stats.f.ppf(0.8, 4 * r - 2, 2)) / math.sqrt(r)
     assert q(R, 0.025) <= 0.25 < q(R - 1, 0.025)
     R1 = decide.sweeps_needed(0.2, 0.25, points=4, level=0.05, two_sided=False)
     assert q(R1, 0.05) <= 0.25 and R1 <= R
+    # a known se (df = inf): the future residual sd's 80% quantile alone, chi2(df_R)/df_R
+    Rk = decide.sweeps_needed(0.2, 0.25, points=4, level=0.05, df=np.inf)
+    qk = lambda r: stats.t.isf(0.025, 4 * r - 2) * 0.2 * math.sqrt(stats.chi2.ppf(0.8, 4 * r - 2) / (4 * r - 2)) / math.sqrt(r)
+    assert qk(Rk) <= 0.25 < qk(Rk - 1) and Rk < R
+    with pytest.raises(ValueError, match="df > 0"):
+        decide.sweeps_needed(0.2, 0.25, points=2, parameters=2)
 
 
 def test_replicates_needed_matches_the_t_test_power():
@@ -285,7 +291,8 @@ def test_replicates_needed_edges():
 
 
 def test_sweeps_needed_points_power_and_cap():
-    q = lambda r, pts, a, pw: (stats.t.isf(a, r * pts - 2) + stats.t.ppf(pw, r * pts - 2)) * 0.2 / math.sqrt(r)
+    q = lambda r, pts, a, pw: (stats.t.isf(a, r * pts - 2) * 0.2 * math.sqrt(stats.f.ppf(pw, r * pts - 2, pts - 2))
+                               / math.sqrt(r))
     R = decide.sweeps_needed(0.2, 0.1, points=6, level=0.01, power=0.9)
     assert q(R, 6, 0.005, 0.9) <= 0.1 < q(R - 1, 6, 0.005, 0.9)
     R = decide.sweeps_needed(0.2, -0.1, points=3, level=0.01, two_sided=False)
