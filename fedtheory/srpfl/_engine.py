@@ -7,8 +7,10 @@ them (fresh batch, exact head, one gradient step on B, average, QR; Collins et a
 Algorithm 2). A round costs the n_r-th smallest of the N sampled compute times plus ``C = c / lam``.
 
 Each replicate draws its clients, compute times and batches from its own streams in a Python loop, in
-the order of a single run; the algebra of all R rounds is one call of FedRep's batched kernels
-(:mod:`fedtheory.representation._kernels`), with stacked principal-angle distances (Definition 1) and
+the order of a single run, on its own ground truth ``(B*, W*)`` and compute-time model (stacked as (R, d, k) and
+(R, M, k): one shared model or one per replicate); the algebra of all R rounds is one call of FedRep's batched
+kernels (:mod:`fedtheory.representation._kernels`; with per-client batch sizes, Appendix C's imbalanced datasets,
+the zero-padded rounds of :mod:`fedtheory.srpfl._batch_sizes`), with stacked principal-angle distances (Definition 1) and
 stacked ``sigma_min(W*_I / sqrt(n))`` for Theorem 4.7's ``a_t``. Replicates run in memory chunks
 (:func:`fedtheory.srpfl.replicates._chunk_size`), which do not change the numbers. The engine takes the
 validated inputs of :func:`fedtheory.srpfl.run_srpfl`; inside the rounds nothing is validated again.
@@ -23,6 +25,7 @@ from ..linalg import _distance_to, _orthonormalize
 from ..random import as_generator
 from ..representation._kernels import _DistanceLog, _fit_heads, _reduced_from_draws, _round_from_features, _sample
 from ..representation.results import RoundResult
+from . import _batch_sizes
 from . import replicates as _replicates  # CHUNK_BYTES and the chunk size, looked up at call time
 from .theory import stage_rounds
 
@@ -63,8 +66,38 @@ def _exact_mse(model, B, m, rng, theta=None) -> float:
     return float(np.mean(np.sum((W @ B.T - theta) ** 2, axis=1))) + model.sigma ** 2
 
 
+def _exact_mse_reduced(B, B_star, theta, sigma, m, rngs) -> np.ndarray:
+    """:func:`_exact_mse` of R replicates drawn from its exact law (isotropic Gaussian rows, ``d >= 2k``): client
+    i's refit uses its features only through ``a_i = X_i U`` (``U`` an orthonormal basis of ``span[B, B*]``, so
+    ``X_i B = a_i U^T B`` and ``X_i theta_i = a_i U^T theta_i``), ``m x 2k`` standard normals instead of ``m x d``
+    (the reduction of :func:`fedtheory.representation.fedrep_round_reduced`). ``B``, ``B_star`` (R, d, k),
+    ``theta`` (R, M, d); replicate j draws its ``a`` (M, m, 2k), then its noise (M, m), from ``rngs[j]``; the
+    heads of all replicates are one batched solve (ridge 1e-12, as :func:`_exact_mse`). Returns (R,)."""
+    R, M = theta.shape[:2]
+    k = B.shape[-1]
+    U, _ = np.linalg.qr(np.concatenate([B, B_star], axis=-1))
+    Ut_ = np.swapaxes(U, -1, -2)
+    a = np.empty((R, M, m, 2 * k))
+    y = np.empty((R, M, m))
+    for j, g in enumerate(rngs):
+        g.standard_normal(out=a[j])
+        y[j] = np.einsum("cmq,cq->cm", a[j], theta[j] @ U[j])
+        if sigma > 0:
+            y[j] += sigma * g.standard_normal((M, m))
+    A = a @ (Ut_ @ B)[:, None, :, :]
+    W = _fit_heads(A.reshape(-1, m, k), y.reshape(-1, m), ridge=1e-12).reshape(R, M, k)
+    return np.mean(np.sum((W @ np.swapaxes(B, -1, -2) - theta) ** 2, axis=-1), axis=-1) + sigma ** 2
+
+
+def _evaluate(models, B, B_star, theta, m, rngs, sampler) -> np.ndarray:
+    """The exact test MSE of every replicate (:func:`_exact_mse`, or its reduced law with the reduced sampler)."""
+    if sampler == "reduced":
+        return _exact_mse_reduced(B, B_star, theta, models[0].sigma, m, rngs)
+    return np.array([_exact_mse(mod, B[j], m, rngs[j], theta[j]) for j, mod in enumerate(models)])
+
+
 def _run_batch(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, rounds, resample, carry, eval_every,
-               sampler, target=None, on_round=None, in_batch=True) -> dict:
+               sampler, target=None, on_round=None, in_batch=True, m_i=None, target_metric="dist") -> dict:
     """The rounds of R FedRep-SRPFL runs (``R = len(models)``).
 
     ``sps`` are the replicates' compute-time models, ``B0`` (R, d, k) their initial representations,
@@ -72,7 +105,9 @@ def _run_batch(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, round
     used here), ``etas`` (R,) the steps and ``stages`` a :class:`_Stages`. ``on_round(B, X, y, sel, rnd)``
     is called after every round of a single run (R = 1, full sampler) with its input ``B``, batch, selected
     clients and :class:`~fedtheory.representation.results.RoundResult`. ``in_batch`` names the replicate in
-    the messages. Returns the padded arrays of :class:`~fedtheory.srpfl.replicates.SRPFLReplicates`
+    the messages. ``m_i`` (R, M), optional, holds per-client batch sizes (then ``m`` is their maximum; no
+    ``on_round`` nor ``eval_every``); ``target_metric`` (``"dist"`` or ``"mse"``) is what ``target`` stops on.
+    Returns the padded arrays of :class:`~fedtheory.srpfl.replicates.SRPFLReplicates`
     (``dist`` ... ``rounds_run``) and ``chunk``.
     """
     R = len(models)
@@ -84,17 +119,19 @@ def _run_batch(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, round
         parts.append(_run_chunk(models[part], sps[part], B0[part], children[part], etas[part], M=M, N=N, n0=n0,
                                 m=m, C=C, stages=stages, rounds=rounds, resample=resample, carry=carry,
                                 eval_every=eval_every, sampler=sampler, target=target, on_round=on_round,
-                                first=start if in_batch else None))
+                                first=start if in_batch else None, m_i=None if m_i is None else m_i[part],
+                                target_metric=target_metric))
     out = {key: parts[0][key] if len(parts) == 1 else np.concatenate([p[key] for p in parts]) for key in _KEYS}
     out["chunk"] = chunk
     return out
 
 
 def _run_chunk(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, rounds, resample, carry, eval_every,
-               sampler, target, on_round, first) -> dict:
+               sampler, target, on_round, first, m_i=None, target_metric="dist") -> dict:
     """Rounds of one chunk of replicates (chunk rows of :func:`_run_batch`'s arrays).
 
-    With ``target`` a replicate stops before round t once ``dist_t <= target``; the running replicates'
+    With ``target`` a replicate stops before round t once ``dist_t <= target`` (``target_metric="mse"``: once the
+    test MSE evaluated after round t - 1 is ``<= target``); the running replicates'
     state (iterates, ground truths, steps, streams, sampled clients) is kept compacted to the running
     ones, ``live`` mapping its rows to chunk rows. ``first`` is the chunk's first replicate (None for a
     single run), for messages."""
@@ -121,7 +158,7 @@ def _run_chunk(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, round
     E0_full = np.array([1.0 - float(v) ** 2 for v in dist[:, 0]])  # the scalar arithmetic of Theorem 4.7's E0
     E0 = E0_full
     if eval_every:
-        mse[:, 0] = [_exact_mse(mod, B[j], m, rngs_e[j], theta[j]) for j, mod in enumerate(models)]
+        mse[:, 0] = _evaluate(models, B, B_star, theta, m, rngs_e, sampler)
     # without a target or a stage ending on the distance, no decision reads dist_t inside the rounds: the
     # distances are computed in blocks of rounds, and Theorem 4.7's bounds after the last round
     distances = _DistanceLog(Q_star, dist, rounds) if target is None and stages.lengths is not None else None
@@ -131,7 +168,8 @@ def _run_chunk(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, round
     r, in_stage, active, B_bar_prev = 0, 0, None, None
     for t in range(rounds):
         if target is not None:
-            stop = dist[live, t] <= target  # before the round
+            with np.errstate(invalid="ignore"):  # NaN: the MSE is not evaluated before every round
+                stop = (dist if target_metric == "dist" else mse)[live, t] <= target  # before the round
             if stop.any():
                 rounds_run[live[stop]] = t
                 keep = ~stop
@@ -141,6 +179,8 @@ def _run_chunk(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, round
                 # compact the running state (only when replicates stop: other rounds pay nothing)
                 B, B_star, Q_star, W_star, theta = B[keep], B_star[keep], Q_star[keep], W_star[keep], theta[keep]
                 etas, E0 = etas[keep], E0[keep]
+                if m_i is not None:
+                    m_i = m_i[keep]
                 if B_bar_prev is not None:
                     B_bar_prev = B_bar_prev[keep]
                 if active is not None:
@@ -162,7 +202,7 @@ def _run_chunk(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, round
         sel = np.take_along_axis(active, order[:, :n], axis=1)
         round_time = times[rows[:, 0], order[:, n - 1]] + C
         rnd = _round(B, B_star, theta, models, rngs, sel, etas, m=m, sigma=sigma, sampler=sampler, bufs=bufs,
-                     on_round=on_round)
+                     on_round=on_round, m_sel=None if m_i is None else np.take_along_axis(m_i, sel, axis=1))
         B, B_bar_prev = rnd.B_next, rnd.B_bar
         a_t = _theorem47_a(W_star[rows, sel], n, k, etas, E0)
         if np.any(a_t >= 1):
@@ -179,7 +219,7 @@ def _run_chunk(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, round
         clock[live, t + 1] = clock[live, t] + round_time
         parts[live, t], stage[live, t] = n, r
         if eval_every and (t + 1) % eval_every == 0:
-            mse[live, t + 1] = [_exact_mse(mod, B[j], m, rngs_e[j], theta[j]) for j, mod in enumerate(models)]
+            mse[live, t + 1] = _evaluate(models, B, B_star, theta, m, rngs_e, sampler)
         in_stage += 1
     if distances is not None:  # every replicate ran every round
         distances.flush()
@@ -188,7 +228,7 @@ def _run_chunk(models, sps, B0, children, etas, *, M, N, n0, m, C, stages, round
                 E0=E0_full, rounds_run=rounds_run)
 
 
-def _round(B, B_star, theta, models, rngs, sel, etas, *, m, sigma, sampler, bufs, on_round=None):
+def _round(B, B_star, theta, models, rngs, sel, etas, *, m, sigma, sampler, bufs, on_round=None, m_sel=None):
     """One FedRep round of every running replicate on its ``n = sel.shape[1]`` fastest clients.
 
     Each replicate draws, from its run stream, its batch in the order of
@@ -196,7 +236,11 @@ def _round(B, B_star, theta, models, rngs, sel, etas, *, m, sigma, sampler, bufs
     formed per replicate) or the normals of the round's exact law in the order of
     :func:`~fedtheory.representation.fedrep_round_reduced` (reduced sampler), into the buffers ``bufs``
     (kept per ``n``); then one call of FedRep's batched kernel. ``on_round`` (a single run, full sampler)
-    receives the round's input ``B``, batch, selected clients and result."""
+    receives the round's input ``B``, batch, selected clients and result. ``m_sel`` (R, n): the participants'
+    batch sizes (:func:`_padded_round`; ``m`` is then their largest)."""
+    if m_sel is not None:
+        return _padded_round(B, B_star, theta, models, rngs, sel, etas, m_sel, m=m, sigma=sigma, sampler=sampler,
+                             bufs=bufs)
     Rl, n = sel.shape
     d, k = B.shape[-2:]
     rows = np.arange(Rl)[:, None]
@@ -231,6 +275,40 @@ def _round(B, B_star, theta, models, rngs, sel, etas, *, m, sigma, sampler, bufs
     if on_round is not None:
         on_round(B[0], X[0].reshape(n, m, d), y[0], sel[0], RoundResult(*(f[0] for f in rnd)))
     return rnd
+
+
+def _padded_round(B, B_star, theta, models, rngs, sel, etas, m_sel, *, m, sigma, sampler, bufs):
+    """One round with per-client batch sizes ``m_sel`` (R, n) of every running replicate: each replicate draws
+    from its run stream, participant by participant, its ``m_i`` rows (full sampler: the features, then the
+    noise; reduced: the normals ``a_i``, the noise, then ``Np``) into zero-padded buffers of ``m = max m_i`` rows,
+    then one call of :mod:`fedtheory.srpfl._batch_sizes`'s weighted round."""
+    Rl, n = sel.shape
+    d, k = B.shape[-2:]
+    rows = np.arange(Rl)[:, None]
+    key = ("padded", n)
+    if key not in bufs:
+        bufs.clear()
+        width = 2 * k if sampler == "reduced" else d
+        bufs[key] = (np.empty((Rl, n, m, width)), np.zeros((Rl, n, m)), np.empty((Rl, d, k)), np.empty((Rl, n, m)))
+    feats, noise, Np, y = bufs[key]
+    mask = _batch_sizes.row_masks(m_sel, m)
+    for j, g in enumerate(rngs):
+        if sampler == "reduced" or models[j].design == "gaussian":
+            _batch_sizes.draw_padded(g, mask[j], feats[j])
+        else:
+            feats[j].fill(0.0)
+            feats[j][mask[j]] = models[j].draw_x(g, (int(np.count_nonzero(mask[j])),))
+        if sigma > 0:
+            _batch_sizes.draw_padded(g, mask[j], noise[j])
+        if sampler == "reduced":
+            g.standard_normal(out=Np[j])
+    if sampler == "reduced":
+        return _batch_sizes.weighted_round_reduced(B, B_star, theta[rows, sel], sigma, feats, noise, Np, m_sel, etas)
+    for j in range(Rl):
+        y[j] = np.einsum("cmd,cd->cm", feats[j], theta[j][sel[j]])
+    yy = y + sigma * noise if sigma > 0 else y
+    Xf = feats.reshape(Rl, n * m, d)
+    return _batch_sizes.weighted_round(B, Xf, (Xf @ B).reshape(Rl, n, m, k), yy, m_sel, etas)
 
 
 def _theorem47_a(W_sel, n, k, etas, E0):

@@ -43,7 +43,7 @@ import numpy as np
 
 from ..random import seed_repr
 from ..representation.replicates import ReplicateSequence
-from .results import SRPFLResult
+from .results import SRPFLResult, batch_size_text
 
 __all__ = ["SRPFLReplicates", "CHUNK_BYTES"]
 
@@ -86,6 +86,8 @@ class SRPFLReplicates(ReplicateSequence):
         params.pop("replicates", None)
         params.pop("replicate_seed", None)
         params.pop("chunk", None)
+        if isinstance(params.get("m"), list) and params["m"] and isinstance(params["m"][0], list):
+            params["m"] = params["m"][j]  # per-client batch sizes, one row per replicate
         T = int(self.rounds_run[j])
         # a single run without rounds holds np.array([]) (float) for its per-round integer records
         parts, stage = (self.participants[j, :T], self.stage[j, :T]) if T else (np.array([]), np.array([]))
@@ -113,7 +115,7 @@ class SRPFLReplicates(ReplicateSequence):
         lo, hi = int(self.rounds_run.min()), int(self.rounds_run.max())
         ran = f"{T} rounds" if lo == hi == T else f"{lo} to {hi} of {T} rounds (target {p.get('target')!r})"
         return (f"{p['schedule']} x {len(self)} replicates: d={p['d']}, k={p['k']}, M={p['M']}, N={p['N']}, "
-                f"n0={p['n0']}, m={p['m']}, speeds={p['speeds']!r}; {ran}, final dist "
+                f"n0={p['n0']}, m={batch_size_text(p['m'])}, speeds={p['speeds']!r}; {ran}, final dist "
                 f"median {np.median(last):.3g} (min {last.min():.3g}, max {last.max():.3g}), median time "
                 f"{np.median(self.wall_clock[rows, self.rounds_run]):.4g}, "
                 f"{int(self.bound_violations.sum())} bound violations")

@@ -16,6 +16,15 @@ from ..representation.model import FedRepModel
 __all__ = ["SRPFLResult"]
 
 
+def batch_size_text(m) -> str:
+    """``m`` of a run's parameters for its summary: the integer, or the range of per-client batch sizes (a list,
+    or a list of rows per replicate; App. C's imbalanced datasets of Tziotis et al., TMLR 2023)."""
+    if isinstance(m, (list, tuple, np.ndarray)):
+        arr = np.asarray(m)
+        return f"per-client {int(arr.min())}..{int(arr.max())}" if arr.size else "per-client"
+    return str(m)
+
+
 @dataclass(frozen=True, eq=False)
 class SRPFLResult:
     """Trajectory of one FedRep-SRPFL (or FedRep, ``schedule="all"``) run.
@@ -41,6 +50,7 @@ class SRPFLResult:
         Appendix A residuals and inequality sides per round (``record_identities=True``).
     E0, eta : float
     params : dict
+        The run's arguments; ``m`` is an int, or a list of the M per-client batch sizes.
     model : FedRepModel
     """
 
@@ -70,7 +80,7 @@ class SRPFLResult:
     def summary(self) -> str:
         p = self.params
         return (f"{p['schedule']} run: d={p['d']}, k={p['k']}, M={p['M']}, N={p['N']}, n0={p['n0']}, "
-                f"m={p['m']}, speeds={p['speeds']!r}; {self.dist.size - 1} rounds, dist "
+                f"m={batch_size_text(p['m'])}, speeds={p['speeds']!r}; {self.dist.size - 1} rounds, dist "
                 f"{self.dist[0]:.3g} -> {self.dist[-1]:.3g}, time {self.wall_clock[-1]:.4g}, "
                 f"{self.bound_violations.size} bound violations")
 

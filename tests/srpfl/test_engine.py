@@ -139,3 +139,142 @@ def test_former_private_names_stay_importable():
     from fedtheory.srpfl.replicates import CHUNK_BYTES, _chunk_size  # noqa: F401
 
     assert CHUNK_BYTES > 0
+
+
+# ----------------------------------------------------------------------------- one ground truth per replicate
+def _truths(R, d=12, k=2, M=16, sigma=0.1):
+    from fedtheory.representation import make_model
+    from fedtheory.srpfl import make_speed_model
+
+    models = [make_model(d, k, M, sigma=sigma, head_norm="unit" if j % 2 else "sqrt_k", seed=40 + j) for j in range(R)]
+    speeds = [make_speed_model("fixed" if j % 2 else "mixture", M, 12, seed=60 + j) for j in range(R)]
+    return models, speeds
+
+
+PER_REPLICATE = [
+    dict(),
+    dict(sampler="reduced"),
+    dict(sampler="reduced", target=0.4, rounds=40),
+    dict(eval_every=3),
+    dict(sampler="reduced", eval_every=2, target=0.3, target_metric="mse", rounds=30),
+    dict(schedule="all", resample="round", carry="pre_qr"),
+]
+
+
+@pytest.mark.parametrize("opts", PER_REPLICATE, ids=_ids)
+def test_per_replicate_models_equal_separate_single_runs_bitwise(opts):
+    """``model`` and ``speeds`` given as sequences: replicate j is, bit for bit, the single run on ``model[j]`` and
+    ``speeds[j]`` with seed ``spawn_seeds(seed, R)[j]`` (the engine stacks B* (R, d, k) and W* (R, M, k))."""
+    models, speeds = _truths(4)
+    kw = {**SMALL, **opts}
+    batch = run_srpfl(**kw, model=models, speeds=speeds, seed=9)
+    assert len(batch) == 4 and batch.models == tuple(models) and batch.speed_models == tuple(speeds)
+    for j, s in enumerate(spawn_seeds(9, 4)):
+        one = run_srpfl(**kw, model=models[j], speeds=speeds[j], seed=s)
+        for f in FIELDS:
+            np.testing.assert_array_equal(getattr(batch[j], f), getattr(one, f), err_msg=f"{f}, replicate {j}")
+        assert batch[j].E0 == one.E0 and batch[j].eta == one.eta and batch[j].model is models[j]
+
+
+def test_a_sequence_of_one_model_is_the_batch_of_one():
+    models, speeds = _truths(1)
+    batch = run_srpfl(**SMALL, model=models, speeds=speeds[0], seed=3)
+    one = run_srpfl(**SMALL, model=models[0], speeds=speeds[0], seed=spawn_seeds(3, 1)[0])
+    assert len(batch) == 1 and batch.params["replicates"] == 1
+    for f in FIELDS:
+        np.testing.assert_array_equal(getattr(batch[0], f), getattr(one, f), err_msg=f)
+
+
+def test_per_replicate_numbers_do_not_depend_on_the_memory_chunks(monkeypatch):
+    from fedtheory.srpfl import replicates as rep_mod
+
+    models, speeds = _truths(5)
+    kw = dict(SMALL, sampler="reduced", target=0.4, rounds=40, model=models, speeds=speeds, seed=2)
+    whole = run_srpfl(**kw)
+    monkeypatch.setattr(rep_mod, "CHUNK_BYTES", 1)
+    split = run_srpfl(**kw)
+    assert split.params["chunk"] == 1
+    for f in FIELDS:
+        np.testing.assert_array_equal(getattr(whole, f), getattr(split, f), err_msg=f)
+
+
+def test_per_replicate_models_follow_the_law_of_their_own_ground_truths():
+    """The batch over R models drawn by ``make_model`` from the replicate seeds' model streams (``children[0]``)
+    is, bit for bit, the batch that draws them itself (``model=None``): the same law, the same numbers."""
+    from fedtheory.representation import make_model
+
+    R = 6
+    own = run_srpfl(**SMALL, sampler="reduced", sigma=0.2, replicates=R, seed=11)
+    models = [make_model(SMALL["d"], SMALL["k"], SMALL["M"], sigma=0.2, seed=spawn_seeds(s, 6)[0])
+              for s in spawn_seeds(11, R)]
+    given = run_srpfl(**SMALL, sampler="reduced", model=models, speeds=list(own.speed_models), seed=11)
+    for f in FIELDS:
+        np.testing.assert_array_equal(getattr(own, f), getattr(given, f), err_msg=f)
+
+
+def test_mse_target_stops_at_the_first_evaluation_meeting_it():
+    res = run_srpfl(**dict(SMALL, rounds=60), sampler="reduced", eval_every=4, target=0.3, target_metric="mse",
+                    replicates=4, seed=1)
+    for j in range(4):
+        r = res[j]
+        hit = np.flatnonzero(r.mse <= 0.3)
+        T = int(res.rounds_run[j])
+        assert (hit.size and T == hit[0]) or (not hit.size and T == 60), (j, T, hit)
+        assert np.all(np.isnan(res.mse[j, T + 1:]))
+
+
+def test_reduced_test_mse_has_the_law_of_the_full_one():
+    """``_exact_mse_reduced`` (refit samples drawn in span[B, B*]) against ``_exact_mse`` (full m x d batches) at a
+    fixed B: two-sample KS and z tests over 400 draws each, at level 1e-4 / 2."""
+    from scipy import stats
+
+    from fedtheory.linalg import random_orthonormal
+    from fedtheory.random import as_generator
+    from fedtheory.representation import make_model
+
+    model = make_model(10, 2, 8, sigma=0.3, seed=2)
+    B = random_orthonormal(np.random.default_rng(3), 10, 2)
+    full = np.array([_engine._exact_mse(model, B, 5, as_generator(s)) for s in spawn_seeds(4, 400)])
+    rngs = [as_generator(s) for s in spawn_seeds(5, 400)]
+    red = _engine._exact_mse_reduced(np.broadcast_to(B, (400, 10, 2)), np.broadcast_to(model.B_star, (400, 10, 2)),
+                                     np.broadcast_to(model.theta_star, (400, 8, 10)), 0.3, 5, rngs)
+    assert stats.ks_2samp(full, red).pvalue > 5e-5
+    z = (full.mean() - red.mean()) / np.sqrt(full.var(ddof=1) / 400 + red.var(ddof=1) / 400)
+    assert 2 * stats.norm.sf(abs(z)) > 5e-5, z
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    (dict(model=[]), ValueError, "`model` is an empty sequence"),
+    (dict(model=["x"]), TypeError, r"`model\[0\]` must be a FedRepModel"),
+    (dict(model={"B": 1}), TypeError, "`model` must be a FedRepModel, a list or tuple"),
+    (dict(speeds=[1.0]), TypeError, r"`speeds\[0\]` must be a SpeedModel"),
+    (dict(speeds=3), TypeError, "`speeds` must be a SpeedModel"),
+    (dict(m=np.full((2, 16), 6), replicates=3), ValueError, "`m` has 2, not 3"),
+    (dict(m=np.full(15, 6)), ValueError, r"`m` .*shape \(M,\)=\(16,\) or \(R, M\)"),
+    (dict(m=np.full(16, 1)), ValueError, "`m` must be >= k=2"),
+    (dict(m=np.full(16, 6.5)), TypeError, "`m` must be an integer"),
+    (dict(m="6"), TypeError, "`m` must be an integer"),
+    (dict(m=np.full(16, 6), eval_every=2), ValueError, "per-client batch sizes `m`.*`eval_every`"),
+    (dict(target_metric="mse", target=0.1), ValueError, "`target_metric`='mse' needs `eval_every`"),
+    (dict(target_metric="loss"), ValueError, "`target_metric`"),
+])
+def test_per_replicate_arguments_are_validated_at_entry(bad, exc, match):
+    with pytest.raises(exc, match=match):
+        run_srpfl(**{**SMALL, **bad})
+
+
+def test_per_replicate_sequences_must_agree():
+    from fedtheory.representation import make_model
+
+    models, speeds = _truths(3)
+    with pytest.raises(ValueError, match="`speeds` has 2, not 3"):
+        run_srpfl(**SMALL, model=models, speeds=speeds[:2])
+    with pytest.raises(ValueError, match="`model` has 3, not 2"):
+        run_srpfl(**SMALL, model=models, replicates=2)
+    with pytest.raises(ValueError, match=r"`model\[1\]` has \(d, k, M\)"):
+        run_srpfl(**SMALL, model=[models[0], make_model(12, 2, 15, seed=1)])
+    with pytest.raises(ValueError, match=r"`model\[1\]` has \(sigma, design\)"):
+        run_srpfl(**SMALL, model=[models[0], make_model(12, 2, 16, sigma=0.7, seed=1)])
+    with pytest.raises(ValueError, match=r"`speeds\[0\]` is a SpeedModel for M=12"):
+        from fedtheory.srpfl import make_speed_model
+        run_srpfl(**SMALL, speeds=[make_speed_model("fixed", 12, 12)])
