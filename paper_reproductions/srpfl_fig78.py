@@ -11,8 +11,8 @@ speeds, full participation):
   exponential rates), and correlated data/system heterogeneity.
 
 The experiments are those of the claims ``srpfl.fig7.homogeneous`` and ``srpfl.fig8.*``
-(:mod:`fedtheory_checks.srpfl.fig7_fig8`), run through the task cache with the same seeds, so the figures
-reuse a full ``verify`` run's results.
+(:mod:`fedtheory_checks.srpfl.fig7`, :mod:`fedtheory_checks.srpfl.fig8`), on the same settings and engine
+(:mod:`fedtheory_checks.srpfl._appendix_c`): groups of paired runs sharing a ground truth, for the curves.
 """
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ import numpy as np
 
 from fedtheory.plotting import label_log_axes, plt, save_figure, style, tex_params
 from fedtheory_checks.srpfl import PAPER
-from fedtheory_checks.srpfl import fig7_fig8 as sf
+from fedtheory_checks.srpfl import _appendix_c as sf
+from fedtheory_checks.srpfl.fig7 import FIG7
+from fedtheory_checks.srpfl.fig8 import FIG8_FRACTIONS, FIG8_IMB, FIG8_RHO, fig8_correlated_cfg, fig8_straggler_cfg
 
 COLORS = {"SRPFL": "#1f77b4", "FedRep": "#d62728"}
 LABELS = {"SRPFL": "FedRep-SRPFL", "FedRep": "FedRep"}
@@ -80,14 +82,14 @@ def _factors(groups):
 def figure7(outdir="figures", full=False, seed=0):
     """Fig. 7: homogeneous vs heterogeneous heads; exact test MSE vs wall-clock and speed-ups."""
     G, r = _groups(full)
-    p = dict(base=sf.FIG_BASE, settings=sf.FIG7, groups=G, replicates=r, seed=seed)
+    p = dict(base=sf.FIG_BASE, settings=FIG7, groups=G, replicates=r, seed=seed)
     runs = {name: sf.run_setting({**cfg, "replicates": r}, G, seed, "srpfl.fig7.homogeneous")
-            for name, cfg in sf.FIG7.items()}
+            for name, cfg in FIG7.items()}
     data = {}
     with style():
         fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
         for ax, (name, groups) in zip(axes[:2], runs.items()):
-            cfg = sf.FIG7[name]
+            cfg = FIG7[name]
             data[name] = _curves(ax, groups, "exact test MSE (heads re-fit)", cfg["target"],
                                  f"{name} heads" + (f" (heterogeneity {cfg['heterogeneity']})" if name == "homogeneous"
                                                     else " (isotropic)"))
@@ -115,13 +117,13 @@ def figure7(outdir="figures", full=False, seed=0):
 def figure8(outdir="figures", full=False, seed=0):
     """Fig. 8: imbalanced (uniform, log-normal), % of stragglers (lambda as means and as rates), correlation."""
     G, r = _groups(full)
-    p = dict(base=sf.FIG_BASE, imbalanced=sf.FIG8_IMB, fractions=sf.FIG8_FRACTIONS, rho=sf.FIG8_RHO,
+    p = dict(base=sf.FIG_BASE, imbalanced=FIG8_IMB, fractions=FIG8_FRACTIONS, rho=FIG8_RHO,
              lambda_readings=["mean", "rate"], groups=G, replicates=r, seed=seed)
-    imb = {name: sf.run_setting({**cfg, "replicates": r}, G, seed, "srpfl.fig8.imb") for name, cfg in sf.FIG8_IMB.items()}
-    strag = {(rd, f): sf.run_setting({**sf.fig8_straggler_cfg(f, rd), "replicates": r}, G, seed, "srpfl.fig8.strag")
-             for rd in ("mean", "rate") for f in sf.FIG8_FRACTIONS}
-    corr = {rho: sf.run_setting({**sf.fig8_correlated_cfg(rho), "replicates": r}, G, seed, "srpfl.fig8.corr")
-            for rho in sf.FIG8_RHO}
+    imb = {name: sf.run_setting({**cfg, "replicates": r}, G, seed, "srpfl.fig8.imb") for name, cfg in FIG8_IMB.items()}
+    strag = {(rd, f): sf.run_setting({**fig8_straggler_cfg(f, rd), "replicates": r}, G, seed, "srpfl.fig8.strag")
+             for rd in ("mean", "rate") for f in FIG8_FRACTIONS}
+    corr = {rho: sf.run_setting({**fig8_correlated_cfg(rho), "replicates": r}, G, seed, "srpfl.fig8.corr")
+            for rho in FIG8_RHO}
     data = {}
     with style():
         fig, axes = plt.subplots(2, 4, figsize=(18, 8.2))
@@ -148,8 +150,8 @@ def figure8(outdir="figures", full=False, seed=0):
         ax = axes[1, 1]
         for rd, ls in (("mean", "-"), ("rate", "--")):
             for name in ("SRPFL", "FedRep"):
-                med = [float(np.median(sf._median_times(strag[(rd, f)], name))) for f in sf.FIG8_FRACTIONS]
-                ax.plot(sf.FIG8_FRACTIONS, med, ("o" if rd == "mean" else "s") + ls, color=COLORS[name],
+                med = [float(np.median(sf.median_times(strag[(rd, f)], name))) for f in FIG8_FRACTIONS]
+                ax.plot(FIG8_FRACTIONS, med, ("o" if rd == "mean" else "s") + ls, color=COLORS[name],
                         label=f"{LABELS[name]}, $\\lambda$ as {rd}s")
                 data[f"stragglers_time_{rd}_{name}"] = med
         ax.set_yscale("log")
@@ -160,8 +162,8 @@ def figure8(outdir="figures", full=False, seed=0):
                   handlelength=3.5)  # below: covers no data
         ax = axes[1, 2]
         for rd, mk in (("mean", "o"), ("rate", "s")):
-            med = [float(np.median(_factors(strag[(rd, f)]))) for f in sf.FIG8_FRACTIONS]
-            ax.plot(sf.FIG8_FRACTIONS, med, mk + "-", color="#2ca02c" if rd == "mean" else "#9467bd",
+            med = [float(np.median(_factors(strag[(rd, f)]))) for f in FIG8_FRACTIONS]
+            ax.plot(FIG8_FRACTIONS, med, mk + "-", color="#2ca02c" if rd == "mean" else "#9467bd",
                     label=f"$\\lambda$ read as {rd}s")
             data[f"stragglers_speedup_{rd}"] = med
         ax.set_yscale("log")
@@ -171,11 +173,11 @@ def figure8(outdir="figures", full=False, seed=0):
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)  # below: covers no data
         ax = axes[1, 3]
         med = []
-        for j, rho in enumerate(sf.FIG8_RHO):
+        for j, rho in enumerate(FIG8_RHO):
             f = _factors(corr[rho])
             ax.scatter(np.full(f.size, rho) + np.linspace(-0.04, 0.04, f.size), f, color="#1f77b4", s=18)
             med.append(float(np.median(f)))
-        ax.plot(sf.FIG8_RHO, med, "k-", lw=2, label="median")
+        ax.plot(FIG8_RHO, med, "k-", lw=2, label="median")
         data["correlated_speedup_median"] = med
         ax.set_xlabel(r"$\rho$ (probability a client's head group matches its speed tercile)")
         ax.set_ylabel(r"$T_{FedRep} / T_{SRPFL}$")

@@ -14,19 +14,24 @@ One module per result or group of results of the paper, in the paper's order:
 * Appendix A, eqs. (13)-(19) -> :mod:`.eqs13_19`
 * Appendix A, Lemma A.2 (20)-(25) and Corollary A.3 (26) -> :mod:`.lemma_a2`
 * Appendix A, Lemma A.4 (27)-(28) and its proof (32)-(33) -> :mod:`.lemma_a4`
+* Appendix A, the proofs of Lemmas A.2-A.9 step by step: (21)-(23) -> :mod:`.lemma_a2_proof`; (29)-(35) ->
+  :mod:`.lemma_a4_proof`; (37)-(50) -> :mod:`.lemma_a5_proof`; (53)-(69) -> :mod:`.lemmas_a6_a7_proof`; (72)-(94)
+  -> :mod:`.lemmas_a8_a9_proof`
 * Appendix A, Lemmas A.5 (36), A.6 (51)-(52) and A.10 (95), (101) -> :mod:`.lemmas_a5_a6_a10`
 * Appendix A, the noise terms of Lemmas A.7 (58), A.8 (71), A.9 (82), A.10 (95) -> :mod:`.lemmas_a7_a10_sigma`
 * Appendix A, proof of Theorem 4.7, (116)-(137): (116), (121)-(125), (134)-(135), (136), (137) ->
   :mod:`.thm4_7_proof_116_137`
 * Appendix A, proof of Theorem 4.7, (143)-(193): (143)-(144), (149), (165), (174), (176), (185), (190), (193) ->
   :mod:`.thm4_7_proof_143_193`
+* Appendix A, proof of Theorem 4.7, link by link: (107)-(139) -> :mod:`.thm4_7_proof_chain_107_139`; (150)-(174) ->
+  :mod:`.thm4_7_proof_chain_150_174`; (177)-(196) -> :mod:`.thm4_7_proof_chain_177_196`
 * Appendix B, Lemma B.1 (200)-(206) -> :mod:`.lemma_b1`
 * Appendix B, Lemma B.2 (217), order statistics (221)-(228) and the erratum (224) -> :mod:`.lemma_b2`
 * Appendix B, proof of Lemma B.2, phase costs (218)-(244) and D in (231), (233)-(238), (251) ->
   :mod:`.lemma_b2_phases`
 * Appendix B, Lemma B.3 (248)-(255) and FedRep's round count (249)-(253) -> :mod:`.lemma_b3`
 * Appendix B, Remark B.4 -> :mod:`.remark_b4`
-* Appendix C, Figures 7 and 8 -> :mod:`.fig7_fig8`
+* Appendix C, Figure 7 -> :mod:`.fig7`; Figure 8 -> :mod:`.fig8` (their shared settings and runs: :mod:`._appendix_c`)
 
 Shared helpers: :mod:`._common` (exact runs, the round tracer) and :mod:`.appendix_a_rounds` (the exact rounds of
 Appendix A's proof quantities). Root causes of the findings: :mod:`.root_causes`; recorded outcomes:
@@ -42,9 +47,11 @@ _AUTHORS = ("Isidoros Tziotis", "Zebang Shen", "Ramtin Pedarsani", "Hamed Hassan
 
 #: the claim modules, in the order of the paper (Sections 1-5, Appendices A-C)
 _CLAIM_MODULES = ("root_causes", "contribution2", "alg1", "alg2", "thm4_7", "thm4_7_one_step", "remark4_8", "thm4_9",
-                  "thm4_9_rate", "eqs13_19", "lemma_a2", "lemma_a4", "lemmas_a5_a6_a10", "lemmas_a7_a10_sigma",
-                  "thm4_7_proof_116_137", "thm4_7_proof_143_193", "lemma_b1", "lemma_b2", "lemma_b2_phases",
-                  "lemma_b3", "remark_b4", "fig7_fig8")
+                  "thm4_9_rate", "eqs13_19", "lemma_a2", "lemma_a2_proof", "lemma_a4", "lemma_a4_proof",
+                  "lemmas_a5_a6_a10", "lemma_a5_proof", "lemmas_a7_a10_sigma", "lemmas_a6_a7_proof",
+                  "lemmas_a8_a9_proof", "thm4_7_proof_116_137", "thm4_7_proof_143_193", "thm4_7_proof_chain_107_139",
+                  "thm4_7_proof_chain_150_174", "thm4_7_proof_chain_177_196", "lemma_b1", "lemma_b2", "lemma_b2_phases",
+                  "lemma_b3", "remark_b4", "fig7", "fig8")
 
 PAPER = Paper(
     key="srpfl",

@@ -21,7 +21,7 @@ from fedtheory.random import spawn_seeds
 from fedtheory.srpfl import run_srpfl, theorem47_m_condition, theorem47_probability
 
 from . import PAPER
-from .thm4_7 import C0, _participating_svals
+from .thm4_7 import C0, _participating_svals, c0_readings
 
 #: a round is judged only while dist_t exceeds this (below it the ratio dist_{t+1}/dist_t is rounding noise)
 DIST_FLOOR = 1e-9
@@ -128,7 +128,9 @@ _RUN_REGIME = ("Assumptions 4.3-4.6 (Gaussian design, sqrt(k)-normalised heads),
 @PAPER.claim("srpfl.thm4.7.one-step-contraction", "Theorem 4.7, eq. (10), spec claim 30 [arXiv: Theorem 4.5, (9)]",
              "In noiseless exact runs inside the theorem's regime, every round contracts at least as fast as the "
              "homogeneous part of (10): dist_{t+1}/dist_t <= sqrt(1 - a_t), and typically well below it.",
-             regime=_RUN_REGIME + "; sigma = 0, where the additive term of (10) is an artefact of the proof "
+             regime=_RUN_REGIME + "; other readings of c0 reported: c0 = 1 (whose m_0 exceeds every m run here) "
+                                  "and the computed threshold c0* = the largest m/m_0(c0=1) of a violating run, above "
+                                  "which the claim holds on these runs; sigma = 0, where the additive term of (10) is an artefact of the proof "
                                   "(errata item 7: A3 in (138) bounds sqrt(k) delta sigma^2 + (delta sigma^2)^2 by "
                                   "sqrt(k) + 1) and B* is a fixed point, so (10) with the artefact removed is the "
                                   "pure contraction; every round with dist_t > 1e-9 is judged (relative slack 1e-12); "
@@ -157,6 +159,7 @@ def _one_step(full: bool, seed):
                                                    for q in (0.5, 0.9, 0.99, 1.0)},
              "contraction_rate_over_bound_rate_median": float(np.nanmedian(rate)),
              "out_of_regime_runs": len(outside), "out_of_regime_violating_runs": sum(x[1] > 0 for x in outside)}
+    extra.update(c0_readings([dict(m=x[0]["m"], m0_1=x[0]["m0"] / C0, violations=x[1]) for x in per]))
     noisy_note = ""
     if full:
         noisy = []
@@ -177,7 +180,8 @@ def _one_step(full: bool, seed):
             f"median {q[0.5]:.4f}, 99% quantile {q[0.99]:.4f}, max {q[1.0]:.4f}; per-round contraction "
             f"log(dist+/dist)/log sqrt(1-a) median {extra['contraction_rate_over_bound_rate_median']:.1f} (the runs "
             f"contract that many times faster than the bound's rate); out of the regime "
-            f"{extra['out_of_regime_violating_runs']} of {len(outside)} runs violate" + noisy_note)
+            f"{extra['out_of_regime_violating_runs']} of {len(outside)} runs violate" + noisy_note
+            + f"; other readings of c0: {extra['c0_readings']}")
     params = {"configs": [dict(c, runs=r) for c, r in cfgs], "c0": C0, "dist_floor": DIST_FLOOR}
     return run_level_verdict(viol_runs, len(inside), p_allowed,
                              what="noiseless in-regime runs with a round where dist_{t+1} > sqrt(1-a_t) dist_t",

@@ -30,7 +30,22 @@ ERRATA = ("fedrep.thm1.kappa-typo", "fedrep.sec4.non-identifiability", "srpfl.eq
           "lpproj.prop3.proof-conjugate.erratum", "lpproj.prop24.gram-matrix.erratum",
           "lpproj.sec61.block-diagonal-cost.erratum",
           "lpproj.appC71.table11-text.erratum", "lpproj.eq11.erratum",
-          "fedlrgd.eq60.step-iv.erratum", "fedlrgd.appE.first-term.erratum")
+          "fedlrgd.eq60.step-iv.erratum", "fedlrgd.appE.first-term.erratum",
+          "srpfl.eq107.c0-threshold",
+          "srpfl.eq150-151.max-split",
+          "srpfl.eq152-153.E5-step",
+          "srpfl.eq172-173.cross-term",
+          "srpfl.eq186-188.R3-links",
+          "srpfl.eq191-192.sigma-free-term",
+          "srpfl.eq194-196.assembly",
+          "srpfl.eq31.l-choice",
+          "srpfl.eq37.net-normalisation",
+          "srpfl.eq40.bernstein",
+          "srpfl.eq44-91.substitution",
+          "srpfl.eq55.sum-range",
+          "srpfl.eq61-62.sigma",
+          "srpfl.eq65.direction",
+          "srpfl.fig8.stragglers-rates")
 
 
 @pytest.mark.parametrize("cid", ERRATA)

@@ -22,8 +22,7 @@ SEC3_FIGS = f"{S}.contribution2"
 # ----------------------------------------------------------------------------- Contribution 2
 def _contrib2(mp):
     # violating numbers (no runs): the small-n0 runs never reach the target while the large-n0 and N/4 runs always
-    # do (the runs follow d/n0), on 16 paired replicates. Quick mode's 8 replicates can never decide (the smallest
-    # exact sign test over 8 pairs has p >= 0.5^8 > 1e-4 / 6), so the runs report 16 replicates
+    # do (the runs follow d/n0), on the claim's paired replicates
     class _Res:
         def __init__(self, ok, R):
             self._t = np.full(R, 1.0 if ok else math.inf)
@@ -32,7 +31,7 @@ def _contrib2(mp):
             return self._t
 
     def fake(*, M, N, n0, replicates, **kw):
-        return _Res(not (N == 32 and n0 == 2), 2 * replicates)
+        return _Res(not (N == 32 and n0 == 2), replicates)
 
     mp.setattr(f"{SEC3_FIGS}.run_srpfl", fake)
 
@@ -52,5 +51,15 @@ FAILS_PATHS = {
 
 
 @pytest.mark.parametrize("claim_id", sorted(FAILS_PATHS))
-def test_claim_can_fail(claim_id, check_fails_path):
-    check_fails_path(claim_id, FAILS_PATHS[claim_id])
+def test_claim_can_fail(claim_id, check_fails_path, monkeypatch):
+    from fedtheory import get_claim
+
+    claim = get_claim(claim_id)
+    if claim.full_only is None:
+        check_fails_path(claim_id, FAILS_PATHS[claim_id])
+        return
+    # a full-mode-only claim: quick mode does not run it, so its fails path is evaluated in full mode (no runs)
+    assert claim.evaluate(full=False).status == "not-run"
+    FAILS_PATHS[claim_id](monkeypatch)
+    v = claim.evaluate(full=True)
+    assert v.status == "refuted", v.summary()

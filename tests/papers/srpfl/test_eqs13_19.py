@@ -10,7 +10,7 @@ import pytest
 
 from fedtheory.claims import FAILS, HOLDS
 from fedtheory.srpfl.meta import grad_B_LN, grad_W_LN, loss_LN
-from fedtheory_checks.srpfl import alg1, contribution2, eqs13_19, fig7_fig8, remark4_8
+from fedtheory_checks.srpfl import alg1, contribution2, eqs13_19, remark4_8
 
 
 def _batch(seed=0, d=8, k=2, n=4, m=7):

@@ -55,3 +55,16 @@ FAILS_PATHS = {
 @pytest.mark.parametrize("claim_id", sorted(FAILS_PATHS))
 def test_claim_can_fail(claim_id, check_fails_path):
     check_fails_path(claim_id, FAILS_PATHS[claim_id])
+
+
+def test_c0_readings_threshold_and_c0_one():
+    # the m condition is linear in c0: a violating run with m/m_0(c0=1) = 0.02 is in the regime for every c0 <= 0.02,
+    # so the claim holds on these runs exactly for c0 > 0.02; at c0 = 1 only runs with m >= m_0(1) count
+    from fedtheory_checks.srpfl.thm4_7 import c0_readings
+
+    rows = [dict(m=30, m0_1=1500.0, violations=2), dict(m=60, m0_1=6000.0, violations=1),
+            dict(m=120, m0_1=100.0, violations=0)]
+    out = c0_readings(rows)
+    assert out["c0_star"] == pytest.approx(0.02) and out["in_regime_at_c0_1"] == 1
+    assert out["smallest_m0_at_c0_1"] == 100.0 and "every c0 > 0.02" in out["c0_readings"]
+    assert c0_readings([dict(m=30, m0_1=1e4, violations=0)])["c0_star"] == 0.0

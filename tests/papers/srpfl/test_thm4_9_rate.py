@@ -60,21 +60,44 @@ def test_rate_claim_holds():
 
 def test_exact_rate_helpers():
     rate = _mod("thm4_9_rate")
-    dist = np.array([[1.0, 0.5, 0.1, 0.05], [1.0, 0.9, 0.8, 0.7]])
-    clock = np.array([[0.0, 1.0, 2.0, 3.0], [0.0, 2.0, 4.0, 6.0]])
-    t = rate.hit_times(dist, clock, np.array([0.2, 0.75]), c=10.0)
-    assert t[0] == 2.0 + 20.0 and t[1] == 6.0 + 30.0
-    assert rate.hit_times(dist, clock, 0.01, 0.0).tolist() == [math.inf, math.inf]
     S, se = rate.speedup_and_se([1.0, 1.0, 1.0], [2.0, 2.0, 2.0])
     assert S == 2.0 and se == 0.0
-    fl = rate.replicate_floors(dist, dist, 2)
-    assert fl.tolist() == [0.075, 0.75]
+    # pilot constants recovered from geometric trajectories d_t = D + (x0 - D) s^t
+    t = np.arange(201)
+    dist = np.array([0.01 + (0.9 - 0.01) * 0.95 ** t, 0.01 + (0.8 - 0.01) * 0.95 ** t])
+    c = rate.pilot_constants(dist, 30)
+    assert c["s"] == pytest.approx(0.95, rel=1e-3) and c["D_N"] == pytest.approx(0.01, rel=1e-2)  # tail not yet flat
+    assert c["x0"] == pytest.approx(0.85)
 
 
-def test_exact_rate_claim_fails_on_flat_speedups(monkeypatch):
-    _fp_rate_exact(monkeypatch)  # violating numbers: speedup 1 at every N
-    out = _mod("thm4_9_rate")._rate_exact(False, 0)
-    assert out["status"] == FAILS, out["evidence"]
+def test_lemma_b1_schedule_against_the_theorys_stage_rounds():
+    # with s = sqrt(1-a) and the floors of (10) (D_N sqrt(N/n0) = D_0 = noise_floor(a, 1)), the stages r >= 1 of the
+    # schedule run ceil(t^r) rounds, t^r of eq. (203) (fedtheory.srpfl.stage_rounds, an independent implementation)
+    from fedtheory.srpfl import expected_order_statistic, noise_floor, stage_rounds
+
+    rate = _mod("thm4_9_rate")
+    a, N, n0 = 0.05, 256, 4
+    mu = expected_order_statistic(np.arange(1, N + 1), N)
+    D_N = float(noise_floor(a, N / n0))
+    # a start above every switch point (the floors of (10) exceed 1 at a = 0.05 for few clients)
+    sched = rate.lemma_b1_schedule(math.sqrt(1 - a), D_N, 1e3, N, n0, 0.0, mu)
+    assert len(sched) == 6
+    for r in range(1, 6):
+        assert sched[r] == math.ceil(float(stage_rounds(r, a, N, n0)) - 1e-9), (r, sched)
+    # a larger communication cost moves the first switch point up: stage 0 ends earlier
+    assert rate.lemma_b1_schedule(math.sqrt(1 - a), D_N, 1e3, N, n0, 100.0, mu)[0] < sched[0]
+
+
+def test_weighted_slope_against_statsmodels():
+    import statsmodels.api as sm
+
+    rate = _mod("thm4_9_rate")
+    x, y, se = np.log([16.0, 64.0, 256.0, 1024.0]), np.array([1.0, 1.3, 1.35, 1.7]), np.array([0.1, 0.05, 0.04, 0.2])
+    f = rate.weighted_slope(x, y, se, 15)
+    ref = sm.WLS(y, sm.add_constant(x), weights=1 / se ** 2).fit(cov_type="fixed scale")
+    assert f["slope"] == pytest.approx(ref.params[1]) and f["se"] == pytest.approx(ref.bse[1])
+    assert f["intercept"] == pytest.approx(ref.params[0]) and f["chi2_df"] == 2
+    assert 15 <= f["df"] <= 4 * 15  # Welch-Satterthwaite: between one and all of the terms' df
 
 
 # ----------------------------------------------------------------------------- claim-level fails paths
@@ -86,18 +109,20 @@ def _fp_rate(mp):  # violating numbers: an idealised SRPFL time proportional to 
                lambda N, *a, **k: {"T_srpfl": 0.9 * math.log(N), "T_fedrep": math.log(N)})
 
 
-def _fp_rate_exact(mp):  # violating numbers: both methods reach the target at the same time at every N
+def _fp_rate_exact(mp):  # violating numbers: both methods meet the target at the same round at every N
     rate = _mod("thm4_9_rate")
-    mp.setattr(rate, "EXACT_GRID", {False: ((16, 32, 64, 128), 3, (("fixed", 1),), 100)})
 
-    def fake(task, reps=2, final_rounds=100, **kw):
-        g = np.random.default_rng(task[2])
-        T = 300
-        dist = np.exp(-np.linspace(0, 6, T + 1))[None, :].repeat(reps, 0)
-        clock = np.cumsum(np.r_[0, np.ones(T)])[None, :].repeat(reps, 0) * (1 + 0.01 * g.random((reps, 1)))
-        return {"dist_s": dist, "clock_s": clock, "dist_f": dist, "clock_f": clock * (1 + 1e-3)}
+    def fake(task, reps=2, **kw):
+        N, _ = task
+        out = {"constants": np.array([0.01, 0.9, 0.95]), "targets": np.full(reps, 0.013),
+               "h_FedRep": np.full(reps, 150) + np.arange(reps) % 3}
+        for i, c in enumerate(rate.C_VALUES):
+            sched = [1] * max(0, math.ceil(math.log2(N / 4)))
+            out[f"schedule_{i}"] = np.array(sched)
+            out[f"h_SRPFL_{i}"] = out["h_FedRep"] + len(sched)  # SRPFL pays every FedRep round and more
+        return out
 
-    mp.setattr(rate, "exact_pair", fake)
+    mp.setattr(rate, "exact_runs", fake)
 
 
 FAILS_PATHS = {
@@ -107,5 +132,15 @@ FAILS_PATHS = {
 
 
 @pytest.mark.parametrize("claim_id", sorted(FAILS_PATHS))
-def test_claim_can_fail(claim_id, check_fails_path):
-    check_fails_path(claim_id, FAILS_PATHS[claim_id])
+def test_claim_can_fail(claim_id, check_fails_path, monkeypatch):
+    from fedtheory import get_claim
+
+    claim = get_claim(claim_id)
+    if claim.full_only is None:
+        check_fails_path(claim_id, FAILS_PATHS[claim_id])
+        return
+    # a full-mode-only claim: quick mode does not run it, so its fails path is evaluated in full mode (no runs)
+    assert claim.evaluate(full=False).status == "not-run"
+    FAILS_PATHS[claim_id](monkeypatch)
+    v = claim.evaluate(full=True)
+    assert v.status == "refuted", v.summary()
