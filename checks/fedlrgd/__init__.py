@@ -12,12 +12,14 @@ One claim module per part of the paper, in the paper's order:
 - Sec. III-A, Theorem 1 (its proof: Sec. IV-B, eqs. (50)-(52)) -> :mod:`.thm1`
 - Sec. III-B, Algorithm 1 and the weights (35)-(41) -> :mod:`.alg1`
 - Sec. III-C, eq. (45) and Theorem 2 (eqs. (47)-(48)) -> :mod:`.thm2`
+- Sec. III-C, Theorem 2 inside its own hypotheses and assumption (46) on Appendix A's example -> :mod:`.sec3c_hypotheses`
 - Sec. III-D, Theorem 3, Proposition 1 and footnote 11 -> :mod:`.sec3d_fedave`
 - Sec. V, the proof of Theorem 2 (Lemma 2, eqs. (53)-(64), the choice of r) -> :mod:`.sec5_thm2_proof`
 - Appendix A, eqs. (66)-(72) -> :mod:`.appendix_a`
-- Appendix B, Proposition 2 -> :mod:`.sec2d_oracle_complexity`
+- Appendix B, Proposition 2 -> :mod:`.sec2d_oracle_complexity`; its proof (eq. (74) and the two chains) -> :mod:`.appendix_b`
 - Appendix C, eqs. (75)-(77) and the parameter counts -> :mod:`.appendix_c`
-- Appendix D, the proof of Theorem 3 (eqs. (81)-(89), Lemma 4) -> :mod:`.appendix_d`
+- Appendix D, the proof of Theorem 3 (eqs. (81)-(89), Lemma 4) -> :mod:`.appendix_d`; the surrogate g of (82)-(84) and
+  the bounds on its minimum -> :mod:`.appendix_d_surrogate`
 - Appendices D and E on measured FedAve runs (Lemma 3, eq. (78), Theorem 3, Proposition 1) -> :mod:`.fedave_runs`
 - Appendix E, the proof of Proposition 1 (its first-term erratum) -> :mod:`.appendix_e`
 
@@ -40,9 +42,9 @@ PAPER = Paper(
     description="Low-rank structure of smooth latent-variable losses (Theorem 1) and FedLRGD's oracle "
                 "complexity against FedAve (Theorems 2-3).",
     modules=tuple(f"{__name__}.{m}" for m in ("root_causes", "assumption8", "sec2c_descent_lemma",
-                                              "sec2d_oracle_complexity", "lemma1", "thm1", "alg1", "thm2",
-                                              "sec3d_fedave", "sec5_thm2_proof", "appendix_a", "appendix_c",
-                                              "appendix_d", "fedave_runs", "appendix_e"))
+                                              "sec2d_oracle_complexity", "lemma1", "thm1", "alg1", "thm2", "sec3c_hypotheses",
+                                              "sec3d_fedave", "sec5_thm2_proof", "appendix_a", "appendix_b", "appendix_c",
+                                              "appendix_d", "appendix_d_surrogate", "fedave_runs", "appendix_e"))
     + tuple(f"fedtheory_reproductions.{m}" for m in ("fedlrgd", "fedlrgd_fedave", "fedlrgd_alpha"))
     + (f"{__name__}.ledger",),
 )

@@ -213,18 +213,29 @@ ROWS = (
       "and invertible for 600/600 draws with D unisolvent samples per cell (full mode).",
       "checked", section="III-C", claims=("fedlrgd.eq45.lattice-unisolvence",)),
     R("Eq. (46)", "assumption",
-      "Non-singularity of approximation: P^(i)_{jk} = P_{q,l}(x^(0,j); theta^(k)) is invertible for distinct theta^(k).",
-      "not-checkable", section="III-C",
-      reason="assumption for every node set, asserted for no instance; measured in fedlrgd.eq54-58.approximant (full "
-             "mode): cond(P) <= 6.8e4 on the PolyTanhKernel instances and <= 5.5e6 on the logistic cover with r = 3, but up "
-             "to 1.1e19 (numerically singular in double precision) on the logistic cover with r = 12"),
+      "Non-singularity of approximation: P^(i)_{jk} = P_{q,l}(x^(0,j); theta^(k)) is invertible for distinct theta^(k) "
+      "(every large r, q fixed by r = D|S_{d,q}|). By (55)-(56) P = Phi^T Psi, so (46) requires (45) and the r coefficient "
+      "functions psi_(I,v)(theta) to be linearly independent and unisolvent at the nodes. Checked on the paper's worked "
+      "example (Appendix A, d = 2, l = 1) in mpmath (50 and 100 digits): d g/d y = -x is theta-free, so rank P = 1 + 2 n_x "
+      "< r on every cover with >= 2 cells, e.g. rank 5 of r = 12 (q = 2) and 7 of 27 (q = 3), the singular values beyond "
+      "it falling by ~50 orders when the digits double (exact zeros; the 1e19 condition numbers seen in double precision "
+      "on the r = 12 logistic cover are this), while Phi of (45) is invertible; P is invertible only for one cell (r = 3). "
+      "The example never satisfies (46) at an r Theorem 2 admits (vacuous, root cause thm2-hypotheses-empty; "
+      "the paper asserts (4)-(6) only for it).",
+      "checked", section="III-C", claims=("fedlrgd.eq46.logistic-singular",)),
     R("Theorem 2", "theorem",
       "Under Sec. II-B, (45)-(46), 0 < eps <= 9(B+3)^4 p/(8 mu), eta > (2 alpha + 2) d and tau = 1, FedLRGD with r from (47) and "
       "S from (48) returns an eps-approximate solution (11) with Gamma = r^2 + rs + rS + phi m r; checked: the Gamma count on "
-      "instrumented runs, the S/delta arithmetic, the r requirement and the error chain (53)/Lemma 2 on runs; the "
-      "eps-guarantee at the theorem's r is not run end to end (r is astronomically large and (8) fails for analytic kernels).",
+      "instrumented runs, the S/delta arithmetic, the r requirement and the error chain (53)/Lemma 2 on runs. Inside "
+      "its own hypotheses the theorem is vacuous (root cause thm2-hypotheses-empty): at every r meeting the proof's "
+      "requirements q >= 1 and (61), which (47) secures, Lemma 1 with Eckart-Young forces ||G^{-1}|| >= l! q'^eta/(r L2) "
+      ">= r^(2 alpha + 1) for every loss of class (eta, L2), against (8)'s r^alpha (analytic lemma; sympy for its algebra; "
+      "mpmath at r(47) over 1296 points of the regime, smallest margin 10^5.1; certified on g = cos(theta x) + 2 theta at "
+      "its r(47) = 115: ||G^-1|| >= 10^15 vs r^alpha = 10^2.1), so no instance satisfying all hypotheses exists and the "
+      "eps-guarantee cannot be run inside them.",
       "checked", section="III-C", claims=("fedlrgd.alg1.counters", "fedlrgd.thm2.S-and-delta", "fedlrgd.eq47.bracket.erratum",
-                                          "fedlrgd.eq53.lemma2"), figures=("fedlrgd.complexity",)),
+                                          "fedlrgd.eq53.lemma2", "fedlrgd.thm2.hypotheses-vacuous"),
+      figures=("fedlrgd.complexity",)),
     R("Eq. (47)", "equation",
       "r = ceil(max{e sqrt(d) 2^d (eta+d)^d, (K1 (kappa A/((kappa-1) eps))^{d/2})^{1/(eta - (2alpha+2)d)}}), K1 = L2^d eta^d "
       "e^{eta(d+1)} d^{eta/2} (2eta+2d)^{eta d}/(eta-1)^{eta d}, A = F(theta0) - F* + 9(B+3)^4 p/(2mu); the printed bracket "

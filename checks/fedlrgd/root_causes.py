@@ -91,3 +91,16 @@ PAPER.root_cause(
            "(l!)^2) and the abstract's exponent as Theta(d/n) (the arXiv abstract, Sec. I-B and Sec. VI read "
            "Theta(d/eta)). The claims are checked under the correct readings and hold.",
     references=("(6)", "Theorem 1", "Abstract"))
+
+PAPER.root_cause(
+    "eq46-theta-free-coefficients",
+    "(46) fails on Appendix A's loss whenever the cover has two or more cells: the y-coefficients of the Taylor "
+    "expansion do not depend on theta",
+    kind="hypotheses",
+    detail="By (55)-(56) P = Phi^T Psi, so (46) needs r linearly independent coefficient functions psi_(I,v)(theta). "
+           "On Appendix A's logistic loss dg_i/dy = -x_i is theta-free, so the (I, y) rows of Psi are constants and "
+           "rank P <= 1 + 2 n_x < r for every cover with >= 2 cells, for every server data set and parameter "
+           "sequence, even where Phi of (45) is invertible; the condition numbers near 1e19 seen in floating point "
+           "are this exact singularity (mpmath at 50 and 100 digits: the trailing singular values halve their "
+           "exponent as the digits double).",
+    references=("Eq. (46)", "Eqs. (55)-(56)", "App. A"))

@@ -7,7 +7,9 @@
 * :mod:`.fedave` - FedAve as analysed (FedPAQ without quantisation), run exactly with counters (Lemma 3, (78));
 * :mod:`.chain` - Theorem 2's proof chain (53)-(64) on instrumented FedLRGD runs, explicit weights, covers;
 * :mod:`.assumption8` - assumption (8): a loss that satisfies it, the logistic example's ||G^-1|| in mpmath;
-* :mod:`.holder_classes` - test functions with l >= 2 (eta in (2, 4]) and sharp Hoelder constants.
+* :mod:`.holder_classes` - test functions with l >= 2 (eta in (2, 4]) and sharp Hoelder constants;
+* :mod:`.hypotheses` - Theorem 2's hypotheses against each other (the conditioning floor from (6) and Lemma 1) and
+  assumption (46) on Appendix A's gradient, in mpmath.
 """
 from .algorithms import (FedLRGDResult, LogisticProblem, appendix_c_ranks, approximate_rank,
                          erlang_max_mc, l1_cover, make_logistic_problem, mm1_departure_times,
@@ -18,7 +20,7 @@ from .theory import (erlang_max_approximation, erlang_quantile_bounds, fedave_b_
                      holder_l, inequality52, lemma1_bound, lemma4_gap, proposition1_ratio,
                      theorem1_bound, theorem1_min_rank, theorem2_K1, theorem2_r, theorem2_S)
 
-from . import assumption8, chain, fedave, holder_classes  # noqa: E402
+from . import assumption8, chain, fedave, holder_classes, hypotheses  # noqa: E402
 from .assumption8 import *  # noqa: E402,F401,F403
 from .chain import *  # noqa: E402,F401,F403
 from .fedave import *  # noqa: E402,F401,F403

@@ -20,6 +20,8 @@ RELABELS = {
     "fedlrgd.appD.T-ge-T0": ("refuted", "appd-t-ge-t0", "paper"),
     "fedlrgd.asm8.eta-ceiling": ("vacuous", "thm2-hypotheses-empty", "paper"),
     "fedlrgd.asm8.logistic-violates": ("vacuous", "thm2-hypotheses-empty", "paper"),
+    "fedlrgd.thm2.hypotheses-vacuous": ("vacuous", "thm2-hypotheses-empty", "paper"),
+    "fedlrgd.eq46.logistic-singular": ("vacuous", "eq46-theta-free-coefficients", "paper"),
     "fedlrgd.thm2.weight-l1-bound": ("holds", "", "consistency"),
     "fedlrgd.thm1.bound-shape": ("holds", "", "consistency"),
     "fedlrgd.thm2.S-and-delta": ("holds", "", "consistency"),
