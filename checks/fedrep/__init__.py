@@ -16,6 +16,8 @@ text), in the paper's order:
 - Sec. 4.2, text after Assumptions 2 and 3 (necessity, relaxed normalisation, incoherence erratum)
   -> :mod:`.sec42_assumptions`
 - Sec. 4.2, eq. (11) and "When and whom does federation help?" -> :mod:`.sec42_federation_helps`
+- Theorem 1, eq. (11), Introduction (ii): the k- and kappa-exponents of the sample complexity
+  -> :mod:`.thm1_sample_complexity`
 - Sec. 4.2, "Connection to matrix sensing" -> :mod:`.sec42_matrix_sensing`
 - Sec. 4.2, "New users and dimensionality reduction" -> :mod:`.sec42_new_users`
 - Sec. 4.2, "Remark on initialization" (erratum; the method of moments' E0) -> :mod:`.sec42_remark_init`
@@ -41,7 +43,8 @@ PAPER = Paper(
                 "Figures 1, 3, 4.",
     modules=tuple(f"{__name__}.{m}" for m in ("root_causes", "fig1", "sec21_comparison", "alg2",
                                                "sec42_eq8_invariance", "thm1", "sec42_assumptions",
-                                               "sec42_federation_helps", "sec42_matrix_sensing", "sec42_new_users",
+                                               "sec42_federation_helps", "thm1_sample_complexity",
+                                               "sec42_matrix_sensing", "sec42_new_users",
                                                "sec42_remark_init", "sec51_synthetic", "sec52_real_data"))
     + ("fedtheory_reproductions.fedrep", f"{__name__}.ledger"),
 )

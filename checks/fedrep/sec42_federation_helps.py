@@ -46,12 +46,17 @@ SC_MAX_HALFWIDTH = 0.25  # 'decided': the slope CI is at most +-0.25 wide
 SC_DOMINANCE = 16.0      # fit only where d/(rn) >= 16 log(rn) (k^2 d/(rn) >= 8 k^3 log(rn)) and m* >= 4k
 
 
+SC_GRIDS = {False: 2, True: 2}  # replicated grids (independent seeds) per mode
+
+
 def _sc_grid(full: bool):
+    """(d, rn) grid and replicates per m. Every rn is crossed with every d, so that log(d/(rn)) is not confounded
+    with d^-1/2 or rn log(rn)/d; each grid is run ``SC_GRIDS[full]`` times with independent seeds."""
     if full:
-        rns = (4, 8, 16, 32, 64, 128, 256)
-        ds = (256, 1024, 4096, 16384)
-        return [(d, rn) for rn in rns for d in ds], 400
-    return [(1024, 4), (1024, 8), (1024, 16), (2048, 16), (2048, 32), (4096, 64)], 60
+        rns = (4, 8, 16, 32, 64)
+        ds = (512, 1024, 2048, 4096, 8192)
+        return [(d, rn) for rn in rns for d in ds] * SC_GRIDS[True], 120
+    return [(d, rn) for rn in (4, 8, 16) for d in (512, 1024, 2048)] * SC_GRIDS[False], 60
 
 
 def _one_round_mstar(task, R):
@@ -78,7 +83,7 @@ def _one_round_mstar(task, R):
 
 def _sc_points(full: bool, seed):
     grid, R = _sc_grid(full)
-    tasks = [(d, rn, s) for (d, rn), s in zip(grid, spawn_seeds(seed, len(grid)))]
+    tasks = [(d, rn, s) for (d, rn), s in zip(grid, spawn_seeds(seed, len(grid)))]  # a fresh seed per replicate
     out = cached_map(functools.partial(_one_round_mstar, R=R), tasks, namespace="fedrep.sc.mstar",
                      params={"k": K, "dist0": SC_DIST0, "eta": SC_ETA, "delta": SC_DELTA, "R": R,
                              "level": SC_DECISION_LEVEL})
@@ -94,11 +99,12 @@ def in_fit_regime(d, rn, m_star, k: int = K) -> bool:
 
 def mstar_decision(points, correction: bool = True, what: str = "m*(d, rn)") -> dict:
     """Theorem 1's d/(rn) scaling of m* (Collins et al., 2021, Theorem 1 and eq. (11)) decided by
-    :func:`fedtheory.decide.regression_rate`: OLS of log m* on log(d/(rn)), log log(rn) and, with
+    :func:`fedtheory.decide.regression_rate`: OLS of log m* on log(d/(rn)), rn log(rn)/d and, with
     ``correction``, d^(-1/2) (the finite-d tail term, see the claim's regime); the coefficient of
-    log(d/(rn)) against 1, resolved to +-``SC_MAX_HALFWIDTH``."""
+    log(d/(rn)) against 1, resolved to +-``SC_MAX_HALFWIDTH``. The regressor rn log(rn)/d is Theorem 1's own
+    log term relative to its d-term: log(k^3 log(rn) + k^2 d/(rn)) = log(k^2 d/(rn)) + log(1 + k rn log(rn)/d)."""
     d, rn, ms = (np.asarray(x, float) for x in zip(*points))
-    cols = {"log(d/rn)": np.log(d / rn), "log log(rn)": np.log(np.log(rn))}
+    cols = {"log(d/rn)": np.log(d / rn), "rn log(rn)/d": rn * np.log(rn) / d}
     if correction:
         cols["d^-1/2"] = d ** -0.5
     return decide.regression_rate(np.log(ms), cols, slope_of="log(d/rn)", claimed=1.0, resolution=SC_MAX_HALFWIDTH,
@@ -116,21 +122,25 @@ def mstar_decision(points, correction: bool = True, what: str = "m*(d, rn)") -> 
                     "W*^T W* = n I: kappa = 1 for every rn), eta = 1/(4 sigma_max,*^2) = 1/4, noiseless, fresh "
                     "Gaussian batches, QR; B^0 at dist 0.5 from B* with all principal angles equal (E0 = 0.75 "
                     "fixed, not MoM). rho read as Theorem 1's own rate sqrt(1 - eta E0 sigma_min,*^2/2) = "
-                    "0.952; delta = 0.1. m*(d, rn) = the smallest m (doubling from k, then bisection) at which "
-                    "the exact 95% Clopper-Pearson upper bound of P(dist_1 > rho dist_0) over R = 60 (quick) / "
-                    "400 (full) replicates is <= delta. Grid (full): rn in {4..256} (doublings), d in {256, "
-                    "1024, 4096, 16384} (exact in law in 3k coordinates). Fitted on the points where "
-                    "k^2 d/(rn) >= 8 k^3 log(rn) and m* >= 4k (the m >= k floor of the exact head solve and "
-                    "the log term would bend the slope): OLS of log m* on log(d/(rn)), log log(rn) and d^-1/2 "
-                    "(the finite-d tail: the (1 - delta)-quantile of the d k-dimensional gradient noise "
-                    "exceeds its mean by O(sqrt(d)), so m* = (a d + b sqrt(d))/(rn); the plain fit without it "
-                    "is reported). The unknown c is not tested: c is read as the measured a (reported as "
-                    "m* rn/d at the largest d); the verdict is on the exponent (decide.regression_rate). Slope CI "
-                    "(level 1e-4) excluding 1 is `refuted`; containing 1 and at most +-0.25 wide is `holds`; "
-                    "otherwise inconclusive with the number of replicated grids (computed by the kit: the "
-                    "coefficient's se shrinks like 1/sqrt(R), R*points - 4 degrees of freedom) that would "
-                    "decide. The same decision without the d^-1/2 term is reported beside it. A grid point with "
-                    "no contracting m <= 65536 is `refuted`")
+                    "0.952; delta = 0.1. m*(d, rn) = the smallest m (doubling from k, then bisection) at which the exact 95% "
+                    "Clopper-Pearson upper bound of P(dist_1 > rho dist_0) over R = 60 (quick) / 120 (full) "
+                    "replicates is <= delta. Grid: every rn crossed with every d, rn in {4, 8, 16} x d in {512, "
+                    "1024, 2048} (quick) / rn in {4, ..., 64} x d in {512, ..., 8192} (full, doublings; exact in law "
+                    "in 3k coordinates), 2 replicated grids (independent seeds). Fitted on the points where "
+                    "k^2 d/(rn) >= 8 k^3 log(rn) and m* >= 4k: OLS of log m* on log(d/(rn)), rn log(rn)/d (Theorem "
+                    "1's own log term relative to its d-term: log(k^3 log(rn) + k^2 d/(rn)) = log(k^2 d/(rn)) + "
+                    "log(1 + k rn log(rn)/d)) and d^-1/2 (the finite-d tail: the (1 - delta)-quantile of the d x k "
+                    "gradient noise exceeds its mean by O(sqrt(d)), so m* = (a d + b sqrt(d))/(rn), a term of lower "
+                    "order than d/(rn) that eq. (11)'s Theta allows). Both fits are reported: the verdict is the one "
+                    "with the d^-1/2 term; the plain fit (without it) reads Theta as an exact power law at finite d, "
+                    "which eq. (11) does not state, so its failing is not a typo of the paper and not a "
+                    "refutation (at full size its slope CI lies below 1 while the d^-1/2 coefficient is positive, "
+                    "the bend that term predicts). The unknown c is not tested: c is read as the measured a "
+                    "(reported as m* rn/d at the largest d); the verdict is on the exponent "
+                    "(decide.regression_rate). Slope CI (level 1e-4) excluding 1 is `refuted`; containing 1 and at "
+                    "most +-0.25 wide is `holds`; otherwise inconclusive with the number of replicated grids "
+                    "(computed by the kit: the half-width with the standard error's own uncertainty, F pivot) "
+                    "that would decide. A grid point with no contracting m <= 65536 is `refuted`")
 def _sc_empirical(full: bool, seed):
     pts, R = _sc_points(full, seed)
     missing = [(d, rn) for d, rn, ms in pts if ms < 0]
@@ -154,8 +164,10 @@ def _sc_empirical(full: bool, seed):
                                 "ci": plain["observed"]["ci"], "power": plain.get("power")},
                   "fit_points": len(fit_pts), "a_read_m_star_rn_over_d": a_read, "no_m_star_at": missing},
         bound={"slope": 1.0, "max_halfwidth": SC_MAX_HALFWIDTH}, params=params)
+    tail = main["params"]["fit"]["coefficients"].get("d^-1/2", math.nan)
     out["evidence"] += (f". Without the d^-1/2 tail term: {plain['status']} (slope {plain['observed']['slope']:.3f}, "
-                        f"CI [{plain['observed']['ci'][0]:.3f}, {plain['observed']['ci'][1]:.3f}]). c read as "
+                        f"CI [{plain['observed']['ci'][0]:.3f}, {plain['observed']['ci'][1]:.3f}]); the d^-1/2 "
+                        f"coefficient of the main fit is {tail:.3g}. c read as "
                         f"a = m* rn/d at d={big}: " + ", ".join(f"{a:.3g}" for a in a_read))
     return out
 

@@ -49,7 +49,7 @@ def test_mom_budget_verdict_paths():
     out = RI.mom_budget_verdict(flat)
     assert out["status"] in (INCONCLUSIVE, HOLDS, FAILS)
     if out["status"] == INCONCLUSIVE:
-        assert out["power"]["needed"] > 1 and "would detect" in out["power"]["statement"]
+        assert out["power"]["needed"] > 1 and "would resolve the exponent" in out["power"]["statement"]
 
 
 FAILS_PATHS = {
