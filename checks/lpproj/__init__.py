@@ -5,9 +5,12 @@ One module per section or result of the paper (JMLR numbering), in the paper's o
 
 * Sec. 3.1, Algorithm 1; App. B.1 (closed forms, eq. (34)) -> :mod:`.alg1`
 * Sec. 4.1, Proposition 3; its proof (App. A.4) -> :mod:`.prop3`
+* App. A.1, Propositions 20, 22 and 23 (cited tools, on the paper's instances) -> :mod:`.appendix_a1_propositions`
 * Assumption 3 (eq. (5)); App. A.1, Propositions 24 and 25 -> :mod:`.prop24_25`
 * Sec. 4.1.1, Lemmas 4-8 (eqs. (6), (8); proofs in App. A.4) -> :mod:`.lemmas4_8`
 * Sec. 4.1.1, Theorem 9: eqs. (9), (10), the remark after (9), the drift floor -> :mod:`.thm9`
+* App. A.2, proof of Theorem 9: steps (13)-(15) -> :mod:`.appendix_a2_thm9_steps`
+* App. A.2, proof of Theorem 9: the telescoped bound (16) -> :mod:`.appendix_a2_thm9_eq16`
 * App. A.2, proof of Theorem 9: bound (17), errata of (16)-(17) -> :mod:`.appendix_a2_thm9_proof`
 * Sec. 4.1.2, Proposition 10, Lemmas 11 and 12 (proofs in App. A.4) -> :mod:`.prop10_lemmas11_12`
 * Sec. 4.1.2, eq. (11), Theorem 13; App. A.3 (Lemma 26, eqs. (19)-(22)) -> :mod:`.thm13`
@@ -41,7 +44,9 @@ PAPER = Paper(
     url="http://jmlr.org/papers/v25/23-0215.html",
     description="Random-projection personalised FL on linear models: test losses, optimal lambda, Byzantine "
                 "robustness, fairness, convergence.",
-    modules=tuple(f"{__name__}.{m}" for m in ("root_causes", "alg1", "prop3", "prop24_25", "lemmas4_8", "thm9",
+    modules=tuple(f"{__name__}.{m}" for m in ("root_causes", "alg1", "prop3", "appendix_a1_propositions",
+                                              "prop24_25", "lemmas4_8", "thm9", "appendix_a2_thm9_steps",
+                                              "appendix_a2_thm9_eq16",
                                               "appendix_a2_thm9_proof", "prop10_lemmas11_12", "thm13", "thm14",
                                               "thm15", "thm30_losses", "lemma29_prop16_rem17", "fig1", "prop18",
                                               "thm32", "sec53_communication", "sec54_robustness",

@@ -230,15 +230,19 @@ ROWS = (
       "Smooth non-convex case with eta_t = 1/(90 beta R lam^2 L_F sqrt(t+1)), nu_t = 1/(90 lam^2 L_F sqrt(t+1)), "
       "D_t = ceil(90 lam^2 L_F sqrt(t+1)/D) and t* drawn with P(t* = i) = alpha_i: E||grad F(w~_{t*})||^2 = "
       "O(ln T/sqrt(T)); with S = N and (t+1)^{1/3}, (t+1)^{2/3} schedules it is O(ln T/(beta^{2/3} T^{2/3})). "
-      "Checked on A6 least squares (orthonormal P, s = 0, per-sample L = 0.3, lam = 1.378, R = 2), E over t* exact "
-      "from alpha_i: with S = N and beta = 2000 the slope of E||grad F(w~_{t*})||^2 against log T in the asymptotic "
-      "regime is -0.674 (quick, T <= 600) / -0.669 (full, T <= 6400), bootstrap CIs narrower than 1e-3 (stated "
-      "-2/3, with +1/ln T_min allowed for the ln T factor). With S < N the rate is undecidable at any feasible "
-      "size: eta~_t = 1/(90 lam^3 sqrt(t+1)) and curvature <= lam/5 put the end of the initial transient at "
-      "T ~ 2e7 rounds (inconclusive, with that power statement). Notation (erratum 9): alpha_t uses t as index "
+      "Checked with the exact mean-variance recursion of w~_t on a least-squares instance that meets Assumptions "
+      "2-6 for every w (d_sub = 1, orthonormal P, rows +-sqrt(L0) p, L0 = 0.2, lam = 1.183, N = 8, n = 60, R = 2), "
+      "for the exact inner solver and a saturating one that meets ||grad h~||^2 <= nu_t with equality; referee: "
+      "Monte Carlo runs of the algorithm at T = 40 agree with the recursion. Slopes of E||grad F(w~_{t*})||^2 "
+      "against log T past the transient (T >= 4.7e6 with sampling): S = 3 of 8, -0.5001 [-0.5002, -0.5000] "
+      "(exact) and -0.4982 (saturating), holds; S = N, beta = 2000, -0.6667 [-0.6667, -0.6666] (exact), holds "
+      "with the stated allowance +1/ln T for the ln T factor. Read strictly (slope exactly -2/3) it is refuted "
+      "for the saturating solver started at w~* (-0.6205 [-0.6276, -0.6134]): the ln T of the bound is attained "
+      "(a reading, the paper's O~ allows it). Notation (erratum 9): alpha_t uses t as index "
       "and summation variable, P(t* = i) = alpha_t should read alpha_i.",
       "checked", section="4.1.3", alt="formal: Theorem 28",
-      claims=("lpproj.thm15.rate-no-sampling", "lpproj.thm15.rate"), figures=("lpproj.schedules",)),
+      claims=("lpproj.thm15.rate-no-sampling", "lpproj.thm15.rate", "lpproj.thm15.log-factor-attained"),
+      figures=("lpproj.schedules",)),
     # ------------------------------------------------------------------ Section 4.2 / 5
     R("Figure 2", "figure",
       "Accuracy-fairness trade-off (test-accuracy variance vs test accuracy) of the competing methods.",

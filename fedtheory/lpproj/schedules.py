@@ -34,7 +34,7 @@ __all__ = ["Schedule", "theorem14_zeta", "theorem14_schedule", "theorem15_schedu
            "check_schedule_regime",
            "sampling_law", "Recursion32Constants", "recursion32_constants", "recursion32_rhs",
            "A5Sums", "a5_sums", "Theorem28Sums", "theorem28_sums", "theorem28_first_term", "SlopeFit",
-           "loglog_slope"]
+           "loglog_slope", "THEOREM15_SOLVERS", "Theorem15Moments", "theorem15_exact_moments"]
 
 
 def _pos(value, name, why=""):
@@ -515,6 +515,214 @@ def loglog_slope(x, Y, *, level: float = 0.99, n_boot: int = 2000, seed=0) -> Sl
     lo, hi = np.quantile(slopes, [a, 1 - a])
     return SlopeFit(slope=float(coef[1]), ci=(float(lo), float(hi)), intercept=float(coef[0]), level=level,
                     n_boot=n_boot, x=x, mean=m, se=float(np.std(slopes, ddof=1)))
+
+
+# ----------------------------------------------------------------------------- exact moments (shared curvature)
+#: inner solvers of :func:`theorem15_exact_moments`: the exact minimiser, and the least favourable admissible one
+THEOREM15_SOLVERS = ("exact", "saturating")
+
+
+def _theorem15_rounds(t0: int, t1: int, *, c: float, beta: float, D: float, n: int, no_sampling: bool):
+    """Theorem 15's ``eta~_t``, ``sqrt(nu_t)`` and capped batch ``min(D_t, n)`` for the rounds ``t0 <= t < t1``:
+    the formulas of :func:`theorem15_schedule` on one block of rounds (so that ``T = 10^8`` rounds never sit in
+    memory at once)."""
+    t1p = np.arange(t0 + 1, t1 + 1, dtype=float)
+    if no_sampling:
+        r = np.cbrt(t1p)
+        eta_tilde = (beta ** (2 / 3) / c) / r
+        sqrt_nu = 1.0 / (math.sqrt(c) * beta ** (1 / 3) * r)
+        req = (c * beta ** (2 / 3) / D) * (r * r)
+    else:
+        r = np.sqrt(t1p)
+        eta_tilde = (1.0 / c) / r
+        sqrt_nu = np.sqrt(eta_tilde)  # nu_t = eta~_t
+        req = (c / D) * r
+    return eta_tilde, sqrt_nu, _batches(req, n)[1]
+
+
+@dataclass(frozen=True)
+class Theorem15Moments:
+    """Exact law-level quantities of Algorithm 1 under Theorem 15's schedules (:func:`theorem15_exact_moments`),
+    for each inner solver of :data:`THEOREM15_SOLVERS` (first axis).
+
+    Attributes
+    ----------
+    T : (m,) int array, horizons; Y : (2, m) ``E||grad F(w~_{t*})||^2`` at each horizon, the law of ``t*`` exact
+        (``P(t* = i) = eta_i/sum_{j<T} eta_j``); t : (k,) int array, rounds with recorded moments; mean : (2, k)
+        ``E[w~_t] - w~*``; var : (k,) ``Var(w~_t)`` (the same for both solvers); grad_sq : (2, k)
+        ``E||grad F(w~_t)||^2 = h^2 (mean^2 + var)``; params : the inputs and the derived ``h``, ``c``, ``w_star``.
+    """
+
+    T: np.ndarray
+    Y: np.ndarray
+    t: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+    grad_sq: np.ndarray
+    params: dict
+
+    def summary(self) -> str:
+        return (f"Theorem15Moments({'S = N' if self.params['no_sampling'] else 'S < N'}, T = {int(self.T[0])}.."
+                f"{int(self.T[-1])}, Y(T_max) = {self.Y[0, -1]:.4g} (exact solver), {self.Y[1, -1]:.4g} (saturating))")
+
+    __repr__ = summary
+
+
+def _horner_phi(q, R):
+    """``1 - (1 - q)^R`` as the polynomial ``sum_j (-1)^(j+1) C(R, j) q^j`` (no cancellation for small ``q``)."""
+    out = np.full_like(q, float((-1) ** (R + 1)))
+    for j in range(R - 1, 0, -1):
+        out *= q
+        out += (-1) ** (j + 1) * math.comb(R, j)
+    return out * q
+
+
+def theorem15_exact_moments(T, *, curvature: float, lam: float, theta, theta_var, n: int, S: int, R: int,
+                            beta: float, D: float, no_sampling: bool, w0: float = 0.0, L_F: float | None = None,
+                            record_t=(), block: int = 1 << 16) -> Theorem15Moments:
+    """Exact first and second moments of Algorithm 1 (p = 2) under Theorem 15's schedules on a one-dimensional
+    shared-curvature instance, by a deterministic recursion run to any horizon (Han, Li, Lin and Zhang 2024,
+    Theorem 15 / Theorem 28 and Algorithm 1 lines 4-12).
+
+    Instance. ``d_sub = 1`` and every per-sample loss of every client is ``f~(z; xi_i) = curvature/2 (z -
+    theta_i)^2 + const`` in the coordinate ``z`` of ``row(P)`` (least squares whose rows are ``+-sqrt(curvature)
+    p``, ``p`` the unit row of an orthonormal ``P``: Assumption 6 holds, and Assumptions 2 and 5 hold for every
+    ``w`` because every sample has the same Hessian). Client ``k``'s targets have mean ``theta[k]`` and population
+    variance ``theta_var[k]``. Then ``F_k(w) = h/2 (w - theta_k)^2 + const``, ``h = lam curvature/(lam +
+    curvature)``, ``w~* = mean_k theta_k`` and ``grad F(w) = h (w - w~*)``.
+
+    Dynamics. Round ``t``: each client takes ``R`` local steps ``w <- w - eta_t lam (w - z)`` with ``z`` the
+    minimiser of its mini-batch problem (3) (solver ``"exact"``) or that minimiser moved by ``+sqrt(nu_t)/(curvature
+    + lam)``, an inner solution with ``||grad h~_k||^2 = nu_t`` and a fixed sign (solver ``"saturating"``, the least
+    favourable admissible inner solver for the bias); mini-batches of ``min(D_t, n)`` samples without replacement,
+    fresh at every local step; the server averages ``S`` clients drawn uniformly without replacement, ``w~_{t+1} =
+    (1 - beta) w~_t + beta mean_{S_t} w~_{k,R}``. With ``q = eta_t h``, ``phi = 1 - (1 - q)^R``, the error ``e_t =
+    w~_t - w~*`` obeys ``e_{t+1} = (1 - beta phi) e_t + b_t + zeta_t``: a deterministic bias ``b_t = beta phi lam
+    sqrt(nu_t)/((curvature + lam) h)`` (0 for the exact solver) and a zero-mean noise independent of ``e_t`` with
+    ``Var zeta_t = beta^2 phi^2 c_S var_theta + beta^2 q^2 (sum_{r<R} (1-q)^{2r}) rho_b mean_k theta_var[k]/S``,
+    ``c_S = (N/S - 1)/(N - 1)`` (sampling without replacement), ``var_theta`` the population variance of the
+    ``theta_k`` and ``rho_b = (n - b)/(b (n - 1))``. Hence, exactly, ``E e_{t+1} = (1 - beta phi) E e_t + b_t`` and
+    ``Var e_{t+1} = (1 - beta phi)^2 Var e_t + Var zeta_t``, solved in closed form over blocks of rounds.
+
+    Parameters
+    ----------
+    T : horizons (increasing ints >= 1) at which ``E||grad F(w~_{t*})||^2 = sum_{t<T} eta_t E||grad F(w~_t)||^2 /
+        sum_{t<T} eta_t`` is returned.
+    curvature, lam : the per-sample curvature (Assumption 4's ``L``) and ``lam``; ``L_F`` defaults to ``lam``.
+    theta, theta_var : (N,) per-client sample means and population variances of the targets.
+    n, S, R, beta, D, no_sampling : Algorithm 1's sizes and Theorem 15's schedule constants.
+    w0 : the initial ``w~_0``; record_t : rounds whose moments are returned; block : rounds per closed-form block.
+
+    Returns
+    -------
+    Theorem15Moments
+    """
+    Ts = np.asarray(T)
+    if (Ts.ndim != 1 or Ts.size < 1 or not np.issubdtype(Ts.dtype, np.integer) or np.any(Ts < 1)
+            or np.any(np.diff(Ts) <= 0)):
+        raise ValueError("`T` must be a non-empty increasing 1-d array of ints >= 1")
+    Ts = Ts.astype(np.int64)
+    curvature = _pos(curvature, "curvature", "the per-sample curvature (Assumption 4's L)")
+    lam = _pos(lam, "lam")
+    L_F = lam if L_F is None else _pos(L_F, "L_F")
+    _check_c(lam, L_F)
+    theta = check_finite_array(theta, "theta")
+    theta_var = check_finite_array(theta_var, "theta_var", 0)
+    if theta.ndim != 1 or theta.shape != theta_var.shape or theta.size < 2:
+        raise ValueError("`theta` and `theta_var` must be 1-d of the same length N >= 2")
+    N = theta.size
+    n = check_int(n, "n", 2, why="samples per client")
+    S = check_int(S, "S", 1, N, why=f"1 <= S <= N = {N}")
+    R = check_int(R, "R", 1)
+    beta = check_real(beta, "beta", 1, why="Theorem 15 assumes beta >= 1")
+    D = _pos(D, "D", "the batch-schedule constant D must be positive")
+    no_sampling = check_bool(no_sampling, "no_sampling")
+    if no_sampling and S != N:
+        raise ValueError(f"`no_sampling`=True needs S = N = {N}; got S={S}")
+    w0 = check_real(w0, "w0")
+    block = check_int(block, "block", 16)
+    rec = np.unique(np.asarray(record_t, dtype=np.int64))
+    if rec.size and (rec[0] < 0 or rec[-1] > Ts[-1]):
+        raise ValueError(f"`record_t` must lie in [0, max(T)] = [0, {int(Ts[-1])}]")
+    T_max = int(Ts[-1])
+    check_iterations(T_max, "the moment recursion (rounds)", T=T_max)
+    h = lam * curvature / (lam + curvature)
+    c = 90.0 * lam ** 2 * L_F
+    w_star = float(theta.mean())
+    K_S = (N / S - 1) / (N - 1) * float(np.mean((theta - w_star) ** 2))  # c_S var_theta
+    K_b = float(theta_var.mean()) / S
+    bias_unit = lam / ((curvature + lam) * h)
+    qk = h / (beta * R)
+    m = np.array([w0 - w_star, w0 - w_star])  # E e_t, exact and saturating solvers
+    v = 0.0
+    num, den = np.zeros(2), 0.0
+    Y, out_m, out_v = np.empty((2, Ts.size)), np.empty((2, rec.size)), np.empty(rec.size)
+    k_T = k_r = 0
+    while k_r < rec.size and rec[k_r] == 0:
+        out_m[:, k_r], out_v[k_r] = m, v
+        k_r += 1
+    t = 0
+    full_from = None  # first round with the full batch (min(D_t, n) = n from then on: D_t increases)
+    while t < T_max:
+        t_end = min(t + block, T_max)
+        et, sq_nu, b = _theorem15_rounds(t, t_end, c=c, beta=beta, D=D, n=n, no_sampling=no_sampling)
+        q = et * qk
+        bphi = _horner_phi(q, R)
+        bphi *= beta
+        if bphi[0] >= 1:  # bphi decreases with t
+            raise ValueError("beta (1 - (1 - eta_t h)^R) >= 1 at the first round: the schedule overshoots on this "
+                             "instance (1 - beta phi_t <= 0)")
+        log_a = np.log1p(-bphi)
+        L = np.cumsum(log_a)
+        if L[-1] < -150:  # keep |sum log a| <= 150 in one closed-form block (the variance uses 2 L)
+            cut = max(int(np.searchsorted(-L, 150.0)), 1)
+            t_end = t + cut
+            et, sq_nu, b, q, bphi, L = (a[:cut] for a in (et, sq_nu, b, q, bphi, L))
+        E = np.exp(L)
+        iE = 1.0 / E
+        # variance: Var e_{s+1} = a_s^2 Var e_s + Var zeta_s
+        var_z = bphi * bphi
+        var_z *= K_S
+        if full_from is None:
+            part = b < n
+            if np.any(part):
+                qq = q[part]
+                kappa2 = -np.expm1(2 * R * np.log1p(-qq)) / (qq * (2 - qq))  # sum_{r<R} (1-q)^{2r}
+                bb = b[part].astype(float)
+                var_z[part] += (beta * qq) ** 2 * kappa2 * ((n - bb) / (bb * (n - 1.0))) * K_b
+            if not part[-1]:
+                full_from = t + int(np.argmin(part))
+        E2, iE2 = E * E, iE * iE
+        vs = E2 * (v + np.cumsum(var_z * iE2))
+        # means: the exact solver has no bias; the saturating one adds b_s
+        bias = bphi * sq_nu
+        bias *= bias_unit
+        ms = np.empty((2, E.size))
+        np.multiply(E, m[0], out=ms[0])
+        ms[1] = E * (m[1] + np.cumsum(bias * iE))
+        # E||grad F(w~_s)||^2 for s = t..t_end-1: the moments before each round's update
+        gv = np.empty(E.size)
+        gv[0], gv[1:] = v, vs[:-1]
+        gm = np.empty((2, E.size))
+        gm[:, 0], gm[:, 1:] = m, ms[:, :-1]
+        g = (gm * gm + gv) * (h * h)
+        cn = num[:, None] + np.cumsum(g * et, axis=1)
+        cd = den + np.cumsum(et)
+        while k_T < Ts.size and Ts[k_T] <= t_end:  # horizon T averages rounds 0..T-1
+            j = int(Ts[k_T]) - t - 1
+            Y[:, k_T] = cn[:, j] / cd[j]
+            k_T += 1
+        while k_r < rec.size and rec[k_r] <= t_end:
+            j = int(rec[k_r]) - t - 1
+            out_m[:, k_r], out_v[k_r] = ms[:, j], vs[j]
+            k_r += 1
+        m, v, num, den = ms[:, -1].copy(), float(vs[-1]), cn[:, -1].copy(), float(cd[-1])
+        t = t_end
+    check_finite_result([Y, out_m, out_v], "the exact moments", "lam", "curvature", "theta", beta=beta)
+    params = dict(curvature=curvature, lam=lam, L_F=L_F, h=h, c=c, w_star=w_star, N=N, n=n, S=S, R=R, beta=beta,
+                  D=D, no_sampling=no_sampling, w0=w0, solvers=THEOREM15_SOLVERS, full_batch_from=full_from)
+    return Theorem15Moments(T=Ts, Y=Y, t=rec, mean=out_m, var=out_v, grad_sq=h * h * (out_m ** 2 + out_v),
+                            params=params)
 
 
 _guard_module(globals(), __all__)

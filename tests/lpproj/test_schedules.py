@@ -415,3 +415,126 @@ def test_loglog_slope_bootstrap_se_against_a_refit():
     idx = as_generator(3).integers(0, 6, (10, 6))
     slopes = [np.polyfit(np.log(x), np.log(Y[i].mean(0)), 1)[0] for i in idx]
     assert fit.se == pytest.approx(np.std(slopes, ddof=1), rel=1e-9)
+
+
+# ----------------------------------------------------------------------------- Theorem 15 exact moments
+@pytest.mark.parametrize("no_sampling", [False, True])
+def test_theorem15_rounds_match_the_schedule(no_sampling):
+    """The block formulas of the moment recursion are those of theorem15_schedule (eta~_t, sqrt(nu_t), min(D_t, n))."""
+    lam, beta, R, n = 1.3, (50.0 if no_sampling else 3.0), 2, 40
+    c = 90 * lam ** 3
+    D = c * (beta ** (2 / 3) if no_sampling else 1.0) / 3
+    s = sch.theorem15_schedule(500, lam=lam, beta=beta, R=R, D=D, no_sampling=no_sampling, n=n)
+    for t0, t1 in ((0, 500), (0, 7), (123, 500)):
+        et, sq, b = sch._theorem15_rounds(t0, t1, c=c, beta=beta, D=D, n=n, no_sampling=no_sampling)
+        assert np.allclose(et, s.eta_tilde[t0:t1], rtol=1e-13)
+        assert np.allclose(sq, np.sqrt(s.nu[t0:t1]), rtol=1e-13)
+        assert np.array_equal(b, s.batch[t0:t1])
+
+
+def _one_round_enumerated(theta_i, w0, *, L0, lam, eta, sqrt_nu, b, S, R, beta, saturating):
+    """E e_1 and E e_1^2 of one round of Algorithm 1 on the shared-curvature instance by enumerating every client
+    subset and every mini-batch of every local step (brute force, independent of the recursion's formulas)."""
+    import itertools
+
+    N, n = theta_i.shape
+    batches = list(itertools.combinations(range(n), b))
+    w_star = theta_i.mean()
+    # law of one client's w_{k,R}: enumerate the R mini-batches
+    law = []
+    for k in range(N):
+        vals = []
+        for seq in itertools.product(batches, repeat=R):
+            w = w0
+            for bt in seq:
+                z = (L0 * theta_i[k, list(bt)].mean() + lam * w) / (L0 + lam)
+                z += sqrt_nu / (L0 + lam) if saturating else 0.0
+                w = w - eta * lam * (w - z)
+            vals.append(w)
+        law.append(np.array(vals))
+    m1 = m2 = 0.0
+    subsets = list(itertools.combinations(range(N), S))
+    for sub in subsets:  # clients independent given the subset: E over the product law
+        mean_sub = sum(law[k].mean() for k in sub) / S
+        var_sub = sum(law[k].var() for k in sub) / S ** 2
+        e_mean = (1 - beta) * w0 + beta * mean_sub - w_star
+        m1 += e_mean
+        m2 += e_mean ** 2 + beta ** 2 * var_sub
+    return m1 / len(subsets), m2 / len(subsets)
+
+
+@pytest.mark.parametrize("saturating", [False, True])
+@pytest.mark.parametrize("b_frac", [0.34, 0.67])
+def test_theorem15_exact_moments_one_round_by_enumeration(saturating, b_frac):
+    """One round from w~_0 (any w0): the recursion's mean and second moment equal brute-force enumeration over
+    the client subsets and all mini-batches (N = 4, S = 2, n = 3, R = 2)."""
+    rng = np.random.default_rng(5)
+    theta_i = rng.standard_normal((4, 3)) + rng.standard_normal((4, 1))
+    L0, lam, beta, R, n, S = 0.2, sch.theorem15_lambda_min(0.2), 1.5, 2, 3, 2
+    c = 90 * lam ** 3
+    D = c / (b_frac * n) * 0.999  # D_0 = ceil(c/D) = round(b_frac n)
+    et, sq, b = sch._theorem15_rounds(0, 1, c=c, beta=beta, D=D, n=n, no_sampling=False)
+    w0 = 0.7
+    r = sch.theorem15_exact_moments(np.array([1]), curvature=L0, lam=lam, theta=theta_i.mean(1),
+                                    theta_var=theta_i.var(1), n=n, S=S, R=R, beta=beta, D=D, no_sampling=False,
+                                    w0=w0, record_t=[1])
+    i = 1 if saturating else 0
+    m1, m2 = _one_round_enumerated(theta_i, w0, L0=L0, lam=lam, eta=et[0] / (beta * R), sqrt_nu=sq[0], b=int(b[0]),
+                                   S=S, R=R, beta=beta, saturating=saturating)
+    assert r.mean[i, 0] == pytest.approx(m1, rel=1e-10, abs=1e-14)
+    assert r.mean[i, 0] ** 2 + r.var[0] == pytest.approx(m2, rel=1e-10)
+    # E||grad F(w~_t*)||^2 at T = 1 is h^2 E e_0^2
+    h = lam * L0 / (lam + L0)
+    assert r.Y[i, 0] == pytest.approx(h * h * (w0 - theta_i.mean()) ** 2, rel=1e-12)
+
+
+@pytest.mark.parametrize("no_sampling", [False, True])
+def test_theorem15_exact_moments_blocks_match_a_plain_loop(no_sampling):
+    """The closed-form blocks (block = 16, crossing the mini-batch/full-batch switch) equal a plain round-by-round
+    loop of the same recursion, including Y(T) = sum_t eta_t E||grad F||^2/sum_t eta_t."""
+    rng = np.random.default_rng(2)
+    theta, tv = rng.standard_normal(6), rng.uniform(0.1, 1, 6)
+    L0, lam, R, n = 0.3, sch.theorem15_lambda_min(0.3), 3, 20
+    beta, S = (30.0, 6) if no_sampling else (1.0, 2)
+    c = 90 * lam ** 3
+    D = c * (beta ** (2 / 3) if no_sampling else 1.0) / 2
+    T = 300
+    r = sch.theorem15_exact_moments(np.array([10, 77, T]), curvature=L0, lam=lam, theta=theta, theta_var=tv, n=n,
+                                    S=S, R=R, beta=beta, D=D, no_sampling=no_sampling, w0=-0.4, block=16,
+                                    record_t=[0, 5, 300])
+    s = sch.theorem15_schedule(T, lam=lam, beta=beta, R=R, D=D, no_sampling=no_sampling, n=n)
+    h = lam * L0 / (lam + L0)
+    w_star = theta.mean()
+    cS = (len(theta) / S - 1) / (len(theta) - 1) * np.mean((theta - w_star) ** 2)
+    m = np.array([-0.4 - w_star] * 2)
+    v, num, Y, M, V = 0.0, np.zeros(2), {}, {0: m.copy()}, {0: 0.0}
+    for t in range(T):
+        num = num + s.eta_tilde[t] * h * h * (m ** 2 + v)
+        if t + 1 in (10, 77, T):
+            Y[t + 1] = num / s.eta_tilde[: t + 1].sum()
+        q = s.eta[t] * h
+        phi = 1 - (1 - q) ** R
+        a = 1 - beta * phi
+        kap = sum((1 - q) ** (2 * j) for j in range(R))
+        bb = s.batch[t]
+        var_z = beta ** 2 * phi ** 2 * cS + (beta * q) ** 2 * kap * (n - bb) / (bb * (n - 1)) * tv.mean() / S
+        bias = beta * phi * math.sqrt(s.nu[t]) * lam / ((L0 + lam) * h)
+        m = a * m + np.array([0.0, bias])
+        v = a * a * v + var_z
+        M[t + 1], V[t + 1] = m.copy(), v
+    for j, TT in enumerate((10, 77, T)):
+        assert np.allclose(r.Y[:, j], Y[TT], rtol=1e-9)
+    for j, tt in enumerate((0, 5, 300)):
+        assert np.allclose(r.mean[:, j], M[tt], rtol=1e-9, atol=1e-15)
+        assert r.var[j] == pytest.approx(V[tt], rel=1e-9, abs=1e-300)
+
+
+def test_theorem15_exact_moments_rejects_bad_inputs():
+    kw = dict(curvature=0.2, lam=1.2, theta=np.zeros(3), theta_var=np.ones(3), n=5, S=2, R=2, beta=1.0, D=1.0,
+              no_sampling=False)
+    with pytest.raises(ValueError, match="increasing"):
+        sch.theorem15_exact_moments(np.array([5, 3]), **kw)
+    with pytest.raises(ValueError, match="S = N"):
+        sch.theorem15_exact_moments(np.array([5]), **{**kw, "no_sampling": True})
+    with pytest.raises(ValueError, match="record_t"):
+        sch.theorem15_exact_moments(np.array([5]), record_t=[6], **kw)
