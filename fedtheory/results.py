@@ -179,8 +179,13 @@ def verdict_store() -> VerdictStore | None:
 
 
 def run_claim(claim: Claim, *, full: bool, seed) -> Verdict:
-    """Evaluate ``claim`` as ``verify`` does: warnings raised inside are counted in the evidence."""
-    with warnings.catch_warnings(record=True) as caught:
+    """Evaluate ``claim`` as ``verify`` does: warnings raised inside are counted in the evidence, and BLAS
+    runs on one thread (as in every worker process), so the floating-point summation order, and every bit
+    of the verdict, is the same for any number of workers; several BLAS threads on small matrices mostly
+    contend (the method-of-moments initialisation ran about 20x slower with them)."""
+    from .linalg import blas_single_thread
+
+    with warnings.catch_warnings(record=True) as caught, blas_single_thread():
         warnings.simplefilter("always")
         v = claim.evaluate(full=full, seed=seed, expected=_expected_for(claim, full))
     if caught:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import numpy as np
 from fedtheory.random import as_generator
-from fedtheory.lpproj import LinearFLProblem, closed_form_models, make_projection
+from fedtheory.lpproj import LinearFLProblem, make_projection
+from fedtheory.lpproj.algorithms import _closed_form_models
 from fedtheory.lpproj import a6 as A6
 from fedtheory.lpproj.stochastic import LeastSquaresClients, make_least_squares_clients
 
@@ -52,6 +53,13 @@ def isotropic_problem(N, d, d_sub, n, b, sigma, Sigma, N_a=0, seed=0) -> LinearF
 
 
 # ----------------------------------------------------------------------------- fairness
+def closed_form_models(method, w_hat, lam, b, P=None):
+    """App. B.1's personalised models without attack (:func:`fedtheory.lpproj.closed_form_models`) on the referees'
+    own inputs (finite probe directions and true parameters): the library's kernel without the per-call validation
+    of the public function, which costs more than the map itself on the probe stacks."""
+    return _closed_form_models(method, np.asarray(w_hat, float), float(lam), float(b), P, None, 0, 0.0, None)
+
+
 def _exact_client_losses(method, lam, prob):
     """Per-client noise-averaged test losses computed by brute-force linear algebra: x_k = sum_j A_kj w_hat_j,
     E x_k = sum_j A_kj w_j, Cov x_k = (sigma^2/(b n)) sum_j A_kj A_kj^T (independent of the closed forms)."""
@@ -89,6 +97,21 @@ def exact_loss_function(method, prob, *, attack=None, N_a=0, tau=0.0, excess=Fal
     """``lam -> exact_client_losses(method, lam, prob, ...)`` with the noise directions built once."""
     if attack is not None and method == "lp-proj-2":
         raise ValueError("the brute-force referee models attacks in the input space (not for lp-proj-2)")
+    return _probe_directions(prob, attack=attack, N_a=N_a, tau=tau, excess=excess)(method)
+
+
+def exact_benign_losses(methods, lam, prob, *, attack=None, N_a=0, tau=0.0, excess=False):
+    """:func:`exact_benign_loss` of several ``methods`` at one ``lam`` (a dict), probing the solution maps on one
+    set of noise directions (built once for all the methods)."""
+    if attack is not None and "lp-proj-2" in methods:
+        raise ValueError("the brute-force referee models attacks in the input space (not for lp-proj-2)")
+    probe = _probe_directions(prob, attack=attack, N_a=N_a, tau=tau, excess=excess)
+    N_b = prob.W.shape[0] - (N_a if attack else 0)
+    return {m: float(np.mean(probe(m)(lam)[:N_b])) for m in methods}
+
+
+def _probe_directions(prob, *, attack=None, N_a=0, tau=0.0, excess=False):
+    """``method -> (lam -> per-client losses)`` of :func:`exact_client_losses`, the noise directions built once."""
     N, d = prob.W.shape
     N_a = N_a if attack else 0
     N_b = N - N_a
@@ -107,14 +130,17 @@ def exact_loss_function(method, prob, *, attack=None, N_a=0, tau=0.0, excess=Fal
     elif N_a:
         raise ValueError(f"attack {attack!r} is not modelled by the brute-force referee")
 
-    def losses(lam):
-        mean = closed_form_models(method, EZ, lam, prob.b, prob.P)
-        resp = closed_form_models(method, U, lam, prob.b, prob.P)
-        tr_cov = np.einsum("mkd,mkd->k", resp, resp)
-        out = prob.b / 2 * (np.sum((mean - prob.W) ** 2, axis=1) + tr_cov)
-        return out if excess else prob.sigma ** 2 / 2 + out
+    def for_method(method):
+        def losses(lam):
+            mean = closed_form_models(method, EZ, lam, prob.b, prob.P)
+            resp = closed_form_models(method, U, lam, prob.b, prob.P)
+            tr_cov = np.einsum("mkd,mkd->k", resp, resp)
+            out = prob.b / 2 * (np.sum((mean - prob.W) ** 2, axis=1) + tr_cov)
+            return out if excess else prob.sigma ** 2 / 2 + out
 
-    return losses
+        return losses
+
+    return for_method
 
 
 def exact_benign_loss(method, lam, prob, *, attack=None, N_a=0, tau=0.0, excess=False):
@@ -165,15 +191,33 @@ def make_clients(seed, **over) -> LeastSquaresClients:
 
 
 class _GammaTracker:
-    """``on_local_step`` hook: the largest per-sample gradient variance at x_hat_k(w~_{k,r}^t) (Lemma 4's points)."""
+    """``on_local_step`` hook: the largest per-sample gradient variance at x_hat_k(w~_{k,r}^t) (Lemma 4's points).
+
+    The visited points are buffered and evaluated in batches of :attr:`BATCH` local steps (one vectorised call
+    instead of one per step); :attr:`value` evaluates what is pending."""
+
+    BATCH = 64
 
     def __init__(self, cl, lam):
-        self.cl, self.lam, self.value = cl, lam, 0.0
+        self.cl, self.lam, self._value, self._pending = cl, lam, 0.0, []
 
     def __call__(self, t, r, w_local, g):
-        cl = self.cl
-        x = cl._z_hat(w_local, self.lam, cl._quad(self.lam)) @ cl._cache["U"].T
-        self.value = max(self.value, float(np.max(cl.gradient_variance(x))))
+        self._pending.append(np.array(w_local, float))
+        if len(self._pending) >= self.BATCH:
+            self._flush()
+
+    def _flush(self):
+        if self._pending:
+            cl = self.cl
+            W = np.stack(self._pending)
+            self._pending = []
+            x = cl._z_hat(W, self.lam, cl._quad(self.lam)) @ cl._cache["U"].T
+            self._value = max(self._value, float(np.max(cl.gradient_variance(x))))
+
+    @property
+    def value(self) -> float:
+        self._flush()
+        return self._value
 
 
 # ----------------------------------------------------------------------------- Sec. 4.1.2: Assumption 6 runs

@@ -262,7 +262,10 @@ def _thm13_cells(full):
 
 def _thm13_runs(full, seed):
     """Exact runs of Algorithm 1 on the grid; per cell the per-replicate LHS/RHS of (20) and of the personalised
-    bound, plus the case bound of the step rule. Cached per (full, seed)."""
+    bound, plus the case bound of the step rule. Cached per (full, seed). A run's first ``T`` rounds do not depend
+    on its horizon (the runner draws round by round), so cells differing only in ``T`` read the first ``T`` rounds
+    of one run of the longest horizon (with that cell's seed; gamma_f^2 is the maximum over those rounds' visited
+    points). Where the step rule picks eta_hat_2 (case 2), its run is the pilot's (same seed and step)."""
     key = (bool(full), repr(seed))
     if key in _THM13_CACHE:
         return _THM13_CACHE[key]
@@ -278,11 +281,17 @@ def _thm13_runs(full, seed):
         w0 = ws + 3 * z / np.linalg.norm(z)
         F0, Fstar = float(cl.F(w0, lam)), float(cl.F(ws, lam))
         eh = float(A6.eta_hat_2(lam))
+        seeds = spawn_seeds(sp[3], 2 * len(cells))[pi * len(cells):(pi + 1) * len(cells)]
+        runs = {}                                                          # (eta rule, S, beta, R) -> (T_max, run)
+        for et, T, S, beta, R in cells:
+            if et != "rule":
+                g = (et, S, beta, R)
+                runs[g] = max(runs.get(g, (0, None)), (T, None), key=lambda x: x[0])
         for ci, (et, T, S, beta, R) in enumerate(cells):
-            cs = spawn_seeds(sp[3], 2 * len(cells))[pi * len(cells) + ci]
             # delta_2^2 needs gamma_f^2 at the visited points: run, then compute the constants
             if et == "rule":  # the proof's step rule needs C4, C5 (which need delta_2^2): use the eta_hat_2 run's
-                pilot = _run(cl, lam, T=T, R=R, S=S, beta=beta, eta_tilde=eh, w0=w0, reps=reps, seed=cs)
+                pilot = _run(cl, lam, T=T, R=R, S=S, beta=beta, eta_tilde=eh, w0=w0, reps=reps, seed=seeds[ci],
+                             regime="theorem13")
                 gam0 = float(np.max(cl.gamma_f_sq(pilot["u_hat_loc"])))
                 d20 = float(A6.delta2_sq(gam0, BATCH, NU, lam, cl.L, cl.s))
                 k0 = A6.theorem13_constants(lam=lam, L=cl.L, s=cl.s, sigma_f_sq=cl.sigma_f_sq, delta2_sq=d20,
@@ -291,15 +300,25 @@ def _thm13_runs(full, seed):
             else:
                 eta_t = eh if et == "hat2" else eh / 4
             A6.check_theorem13_steps(cl.s, lam, cl.L, eta_t, beta)
-            res = _run(cl, lam, T=T, R=R, S=S, beta=beta, eta_tilde=eta_t, w0=w0, reps=reps, seed=cs, regime="theorem13")
-            gam = float(np.max(cl.gamma_f_sq(res["u_hat_loc"])))
+            if et == "rule":
+                res = pilot if eta_t == eh else _run(cl, lam, T=T, R=R, S=S, beta=beta, eta_tilde=eta_t, w0=w0,
+                                                     reps=reps, seed=seeds[ci], regime="theorem13")
+            else:
+                g = (et, S, beta, R)
+                T_max, res = runs[g]
+                if res is None:                                            # the longest horizon's cell and seed
+                    cs = seeds[cells.index((et, T_max, S, beta, R))]
+                    res = _run(cl, lam, T=T_max, R=R, S=S, beta=beta, eta_tilde=eta_t, w0=w0, reps=reps, seed=cs,
+                               regime="theorem13")
+                    runs[g] = (T_max, res)
+            gam = float(np.max(cl.gamma_f_sq(res["u_hat_loc"][:, :T])))
             d2 = float(A6.delta2_sq(gam, BATCH, NU, lam, cl.L, cl.s))
             k = A6.theorem13_constants(lam=lam, L=cl.L, s=cl.s, sigma_f_sq=cl.sigma_f_sq, delta2_sq=d2, N=cl.N, S=S)
-            H = res["history"]                                             # (reps, T+1, d_sub)
+            H = res["history"][:, :T + 1]                                  # (reps, T+1, d_sub)
             gF2 = np.sum(cl.grad_F(H[:, :T], lam) ** 2, -1)                # (reps, T)
             lhs20 = gF2.sum(1) / (4 * T)
             rhs20 = np.asarray(A6.eq20_rhs(F0 - cl.F(H[:, T], lam), eta_t, T, beta, k.C4, k.C5, k.C6))
-            pers = np.mean(np.sum((res["u_pers"] - H[:, :T, None, :]) ** 2, -1), axis=(1, 2))
+            pers = np.mean(np.sum((res["u_pers"][:, :T] - H[:, :T, None, :]) ** 2, -1), axis=(1, 2))
             prhs = np.asarray(A6.personalised_bound_13(gF2.mean(1), lam, cl.L, d2, k.sigma_F2_sq))
             case2 = 3 * (F0 - Fstar) / (eh * T) + k.C6 if et == "rule" else None
             out.append(dict(P="orthonormal" if ortho else "paper", s=cl.s, lam=lam, L=cl.L, eta_rule=et, eta_tilde=eta_t,

@@ -18,7 +18,8 @@ from fedtheory.parallel import cached_map
 from fedtheory.random import as_generator, as_seed_sequence, spawn_seeds
 from fedtheory.lpproj import (METHODS, closed_form_models, effective_heterogeneity, make_problem, mc_test_loss, optimal_lambda,
     signflip_moments, test_loss, test_loss_general)
-from ._common import ATTACK_CASES, brute_force_argmin, exact_benign_loss, exact_benign_loss_function, isotropic_problem
+from ._common import (ATTACK_CASES, brute_force_argmin, exact_benign_loss_function, exact_benign_losses,
+                      isotropic_problem)
 from . import PAPER
 
 
@@ -333,9 +334,8 @@ def _bullets_chunk(task):
         b, s2, n, Na = kw["b"], kw["sigma"] ** 2, kw["n"], kw["N_a"]
         inst = isotropic_problem(N, 2, 1, n, b, kw["sigma"], kw["Sigma"], N_a=Na, seed=s_inst)
         att = dict(attack="same-value", N_a=Na, tau=kw["tau"])
-        L_loc = exact_benign_loss("local", lam, inst, **att, excess=True)
-        L_avg = exact_benign_loss("fedavg", lam, inst, **att, excess=True)
-        L_me = exact_benign_loss("pfedme", lam, inst, **att, excess=True)
+        L = exact_benign_losses(("local", "fedavg", "pfedme"), lam, inst, **att, excess=True)
+        L_loc, L_avg, L_me = L["local"], L["fedavg"], L["pfedme"]
         p1 = kw["Sigma"] + Na / N ** 2 * kw["tau"] ** 2 * s2 / (b * n) >= (N - 1) / N * s2 / (b * n)
         c1 = effective_heterogeneity(kw["Sigma"], N, n, b, kw["sigma"], "same-value", Na, kw["tau"]) >= (N - 1) / N * s2 / (b * n)
         ls = optimal_lambda(**kw)

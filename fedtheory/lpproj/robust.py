@@ -473,9 +473,13 @@ def run_rounds(problem: LinearFLProblem, lam: float, *, p: int = 2, T: int = 50,
     A_norm = np.zeros((T, reps))
     sigma2 = problem.sigma ** 2
 
+    a_b = a[:, :N_b]
+    err_b = a_b - PW[:N_b]                                    # P w_hat_k - P w_k of the benign clients
+    comp_b = comp[:, :N_b].sum(1)
+
     def loss(wt):
-        diff = a[:, :N_b] + _proj_shift(wt[:, None, :], a[:, :N_b], lam, b, p) - PW[:N_b]
-        return sigma2 / 2 + b / 2 * (np.einsum("skd,skd->s", diff, diff) + comp[:, :N_b].sum(1)) / N_b
+        diff = err_b + _proj_shift(wt[:, None, :], a_b, lam, b, p)
+        return sigma2 / 2 + b / 2 * (np.einsum("skd,skd->s", diff, diff) + comp_b) / N_b
 
     hist[0], losses[0] = w, loss(w)
     with np.errstate(over="ignore", invalid="ignore"):
@@ -490,13 +494,15 @@ def run_rounds(problem: LinearFLProblem, lam: float, *, p: int = 2, T: int = 50,
 
 def _rounds(T, R, N, N_a, N_b, p, eta, lam, b, beta, attack, tau, c_draw, rng, a, w, hist, losses, C, A_norm, loss):
     fixed = None
+    rho_R = (1 - eta * lam * b / (b + lam)) ** R
     for t in range(T):
-        wk = np.repeat(w[:, None, :], N, axis=1)
-        for _ in range(R):
-            if p == 2:
-                wk = wk - eta * lam * (b * (wk - a) / (b + lam))      # w - P x, exact inner solve
-            else:
-                wk = wk - eta * lam * np.sign(-_proj_shift(wk, a, lam, b, 1) + (wk - a))
+        if p == 2:  # R steps w <- w - eta lam b (w - P w_hat_k)/(b + lam) (exact inner solves): an affine recursion
+            wk = a + rho_R * (w[:, None, :] - a)
+        else:       # each coordinate moves by eta lam towards P w_hat_k while |w - P w_hat_k| > lam/b
+            wk = np.repeat(w[:, None, :], N, axis=1)
+            for _ in range(R):
+                e = wk - a
+                wk = wk - eta * lam * np.sign(e - np.clip(e, -lam / b, lam / b))
         total = wk[:, :N_b].sum(axis=1)
         if N_a:
             honest = wk[:, N_b:]

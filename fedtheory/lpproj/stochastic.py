@@ -272,10 +272,29 @@ class LeastSquaresClients:
         x = check_finite_array(x, "x")
         if x.ndim < 2 or x.shape[-2:] != (self.N, self.d):
             raise ValueError(f"`x` must have shape (..., N, d) = (..., {self.N}, {self.d}); got {x.shape}")
+        if self.N * self.d * self.d <= _OUTER_MAX:  # a quadratic in x: O(d^2) per point instead of O(n d)
+            Q, p, c = self._variance_quadratic()
+            xQ = np.einsum("...ki,kij->...kj", x, Q)
+            return np.maximum(np.einsum("...kj,...kj->...k", xQ - 2 * p, x) + c, 0.0)
         r = np.einsum("knd,...kd->...kn", self.Xi, x) - self.y
         sq = np.einsum("...kn,kn->...k", r ** 2, np.sum(self.Xi ** 2, -1)) / self.n
         mean = np.einsum("kij,...kj->...ki", self._cache["G"], x) - self._cache["h"]
         return np.maximum(sq - np.sum(mean ** 2, -1), 0.0)
+
+    def _variance_quadratic(self):
+        """``(Q, p, c)`` with :meth:`gradient_variance` ``= x^T Q_k x - 2 p_k^T x + c_k``: the centred per-sample
+        gradient is ``(xi xi^T - G_k) x - (xi y - h_k)``, so with ``s_i = ||xi_i||^2``, ``Q_k = (1/n) sum_i s_i xi_i
+        xi_i^T - G_k^2``, ``p_k = (1/n) sum_i s_i y_i xi_i - G_k h_k`` and ``c_k = (1/n) sum_i s_i y_i^2 -
+        ||h_k||^2`` (computed once per instance)."""
+        c = self._cache
+        if "variance_quadratic" not in c:
+            Xi, y, n, G, h = self.Xi, self.y, self.n, c["G"], c["h"]
+            s2 = np.sum(Xi ** 2, -1)
+            Q = np.einsum("kn,kni,knj->kij", s2, Xi, Xi) / n - G @ G
+            c["variance_quadratic"] = ((Q + np.swapaxes(Q, 1, 2)) / 2,
+                                       np.einsum("kn,kn,kni->ki", s2, y, Xi) / n - np.einsum("kij,kj->ki", G, h),
+                                       np.einsum("kn,kn->k", s2, y * y) / n - np.sum(h * h, -1))
+        return c["variance_quadratic"]
 
     def minibatch_variance(self, x, batch):
         """``E ||grad f~_k(x; D~) - grad f_k(x)||^2`` for a batch of ``batch`` samples drawn without replacement:
@@ -445,6 +464,42 @@ def regime_checks(clients: LeastSquaresClients, lam: float, regime, *, T: int, R
     # hook: H2 (theorem13) and H3 (theorem14/15) validate their step-size / schedule ranges in their modules
 
 
+#: largest N n m^2 for which a run precomputes the per-sample outer products of the inner problems
+_OUTER_MAX = 1 << 21
+#: largest batch for which :func:`_smallest_keys` selects by repeated argmin (beyond: a full argsort)
+_ARGMIN_MAX_BATCH = 8
+
+
+def _smallest_keys(keys, b):
+    """Indices of the ``b`` smallest entries along the last axis of ``keys``, in increasing order of the keys:
+    ``np.argsort(keys, axis=-1)[..., :b]`` for distinct keys (ties have probability 0 for uniform draws), by
+    ``b`` passes of ``argmin`` when ``b`` is small (no full sort of every row). Overwrites ``keys`` (a fresh,
+    C-contiguous draw)."""
+    if b > _ARGMIN_MAX_BATCH:
+        return np.argsort(keys, axis=-1)[..., :b]
+    n = keys.shape[-1]
+    flat = keys.reshape(-1, n)
+    out = np.empty((flat.shape[0], b), dtype=np.intp)
+    r = np.arange(flat.shape[0])
+    for j in range(b):
+        i = flat.argmin(axis=-1)
+        out[:, j] = i
+        flat[r, i] = np.inf
+    return out.reshape(keys.shape[:-1] + (b,))
+
+
+def _matvec(H, g):
+    """``H g`` for stacks ``H`` (s, m, m) and ``g`` (s, m): a sum of ``m`` column products when ``m`` is small
+    (numpy's einsum and matmul are slow for many tiny matrices), a stacked matmul otherwise."""
+    m = g.shape[-1]
+    if m > 4:
+        return np.matmul(H, g[:, :, None])[:, :, 0]
+    out = H[:, :, 0] * g[:, 0:1]
+    for j in range(1, m):
+        out += H[:, :, j] * g[:, j:j + 1]
+    return out
+
+
 def _inner_gd(z, Hz, rhs, metric, nu, max_iter):
     """Steepest descent with exact line search on ``1/2 z^T Hz z - rhs^T z`` for a stack of systems, started
     at ``z``; each system stops at the first iterate with ``g^T metric g <= nu`` (``metric`` turns the
@@ -456,13 +511,19 @@ def _inner_gd(z, Hz, rhs, metric, nu, max_iter):
     H = np.broadcast_to(Hz, shape + (m,)).reshape(-1, m, m)
     b = np.broadcast_to(rhs, shape).reshape(-1, m)
 
-    def norm2(g):
-        return np.einsum("si,ij,sj->s", g, metric, g) if metric is not None else np.einsum("si,si->s", g, g)
+    def sq(g):
+        return np.einsum("si,si->s", g, g)
 
-    g = np.einsum("sij,sj->si", H, z) - b
-    idx = np.flatnonzero(norm2(g) > nu)
-    g, Ha, za = g[idx], H[idx], z[idx]
+    g = _matvec(H, z) - b
+    gg = sq(g)
+    live = (gg if metric is None else _sq_metric(g, metric)) > nu
+    if live.all():
+        idx, Ha, za = np.arange(z.shape[0]), H, z.copy()
+    else:
+        idx = np.flatnonzero(live)
+        g, Ha, za, gg = g[idx], H[idx], z[idx], gg[idx]
     live = np.ones(idx.size, bool)
+    n_live = idx.size
     total = 0
     it = 0
     while idx.size:
@@ -470,19 +531,28 @@ def _inner_gd(z, Hz, rhs, metric, nu, max_iter):
         if it > max_iter:
             raise ValueError(f"the inner gradient descent did not reach ||grad h~||^2 <= `nu`={nu:g} in {max_iter} "
                              f"iterations; increase `nu`")
-        Hg = np.einsum("sij,sj->si", Ha, g)
-        step = (np.einsum("si,si->s", g, g) / np.einsum("si,si->s", g, Hg)) * live
-        za -= step[:, None] * g
-        g -= step[:, None] * Hg
-        total += int(np.count_nonzero(live))
-        live &= norm2(g) > nu
+        Hg = _matvec(Ha, g)
+        step = gg / np.einsum("si,si->s", g, Hg)
+        if n_live < idx.size:
+            step *= live
+        step = step[:, None]
+        za -= step * g
+        g -= step * Hg
+        total += n_live
+        gg = sq(g)
+        live &= (gg if metric is None else _sq_metric(g, metric)) > nu
         n_live = int(np.count_nonzero(live))
         if n_live * 2 <= idx.size:  # compact the stack lazily (fancy indexing copies)
             z[idx] = za
-            idx, g, Ha, za = idx[live], g[live], Ha[live], za[live]
+            idx, g, Ha, za, gg = idx[live], g[live], Ha[live], za[live], gg[live]
             live = np.ones(idx.size, bool)
     z[idx] = za
     return z.reshape(shape), total
+
+
+def _sq_metric(g, metric):
+    """``g^T metric g`` for each row of ``g`` (s, m)."""
+    return np.einsum("si,si->s", g @ metric, g)
 
 
 def run_algorithm1_sgd(clients: LeastSquaresClients, lam: float, *, T: int, R: int, S: int | None = None,
@@ -552,6 +622,26 @@ def run_algorithm1_sgd(clients: LeastSquaresClients, lam: float, *, T: int, R: i
                    w_local=np.empty((replicates, T, R, N, ds)),
                    sampled=np.empty((replicates, T, S), dtype=np.int64))
     rows = np.arange(N)
+    # per-sample outer products xi xi^T and xi y (in z coordinates), summed over a drawn batch by gathering b of
+    # them; for a large inner dimension the batch's design is gathered instead
+    outer = (N * n * m * m <= _OUTER_MAX)
+    if outer:
+        Oxx = (XU[..., :, None] * XU[..., None, :]).reshape(N * n, m, m)
+        Oxy = (XU * clients.y[..., None]).reshape(N * n, m)
+    offset = (rows * n)[:, None]
+
+    def _batch_moments(idx, b):
+        """``(Xb^T Xb/b, Xb^T yb/b)`` of the drawn batches ``idx`` (reps, N, b)."""
+        if outer:
+            fi = idx + offset
+            Gb, hb = Oxx[fi[..., 0]], Oxy[fi[..., 0]]
+            for j in range(1, b):
+                Gb += Oxx[fi[..., j]]
+                hb += Oxy[fi[..., j]]
+            return Gb / b, hb / b
+        Xb = XU[rows[:, None], idx]  # (reps, N, b, m)
+        yb = clients.y[rows[:, None], idx]
+        return np.einsum("rkbi,rkbj->rkij", Xb, Xb) / b, np.einsum("rkbi,rkb->rki", Xb, yb) / b
 
     def inner(wk, z, b, nu_t):
         if b is None or b == n:
@@ -560,11 +650,9 @@ def run_algorithm1_sgd(clients: LeastSquaresClients, lam: float, *, T: int, R: i
             Gb = np.broadcast_to(q["M"], (replicates, N, m, m))
             hb = np.broadcast_to(q["Uth"], (replicates, N, m))
         else:
-            idx = np.argsort(g_batch.random((replicates, N, n)), axis=-1)[..., :b]
-            Xb = XU[rows[:, None], idx]  # (reps, N, b, m)
-            yb = clients.y[rows[:, None], idx]
-            Gb = np.einsum("rkbi,rkbj->rkij", Xb, Xb) / b + base
-            hb = np.einsum("rkbi,rkb->rki", Xb, yb) / b
+            idx = _smallest_keys(g_batch.random((replicates, N, n)), b)   # a uniform b-subset, in key order
+            Gb, hb = _batch_moments(idx, b)
+            Gb += base
         rhs = hb + lam * wk @ K
         if nu_t is None:
             return np.linalg.solve(Gb, rhs[..., None])[..., 0], 0
@@ -573,8 +661,6 @@ def run_algorithm1_sgd(clients: LeastSquaresClients, lam: float, *, T: int, R: i
 
     for t in range(T):
         wk = np.broadcast_to(w[:, None, :], (replicates, N, ds)).copy()
-        if record:
-            rec["grad_global"][:, t] = clients._grad_at(wk, q)
         for r in range(R):
             z, its = inner(wk, z, batches[t], nus[t])
             inner_total += its
@@ -583,8 +669,6 @@ def run_algorithm1_sgd(clients: LeastSquaresClients, lam: float, *, T: int, R: i
                 rec["g"][:, t, r] = g
                 if not np.all(np.isfinite(wk)):  # a diverging local iterate: grad_F_k_at raises its message
                     clients.grad_F_k_at(wk, lam)
-                rec["grad_local"][:, t, r] = clients._grad_at(wk, q)
-                rec["drift_sq"][:, t, r] = np.sum((wk - w[:, None, :]) ** 2, -1)
                 rec["w_local"][:, t, r] = wk
             if on_local_step is not None:
                 on_local_step(t, r, wk, g)
@@ -602,6 +686,11 @@ def run_algorithm1_sgd(clients: LeastSquaresClients, lam: float, *, T: int, R: i
             raise ValueError(f"Algorithm 1 overflowed float64 (diverged): `eta`, `beta`={beta!r} or `lam`={lam!r} "
                              f"too large for this problem")
         hist[:, t + 1] = w
+    if record:  # the exact gradients and drifts at the recorded points, in one batch after the run
+        wl = rec["w_local"]
+        rec["grad_global"][...] = clients._grad_at(np.broadcast_to(hist[:, :T, None, :], (replicates, T, N, ds)), q)
+        rec["grad_local"][...] = clients._grad_at(wl, q)
+        rec["drift_sq"][...] = np.sum((wl - hist[:, :T, None, None, :]) ** 2, -1)
     zf, its = inner(np.broadcast_to(w[:, None, :], (replicates, N, ds)), z, batches[-1], nus[-1])
     inner_total += its
     x = zf @ U.T

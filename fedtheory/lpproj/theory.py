@@ -43,10 +43,28 @@ def _out(x):
 
 def _fin(x, what, *names, **params):
     """``_out(x)`` after checking it is finite (a float64 overflow raises a ValueError naming the inputs)."""
+    if type(x) in (float, np.float64) and math.isfinite(x):  # the scalar case, without the generic check
+        return float(x)
     return _out(check_finite_result(x, what, *names, **params))
 
 
+def _plain(x, low=0.0, open_low=False):
+    """``x`` is a plain finite Python or numpy float (or int, not bool) with ``x >= low`` (``> low`` if
+    ``open_low``): the inputs :func:`_validate` accepts without its generic checks."""
+    return type(x) in (float, int, np.float64) and math.isfinite(x) and (x > low if open_low else x >= low)
+
+
 def _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0):
+    # fast path for plain scalars that satisfy every condition below (same return; anything else, including
+    # every invalid input, goes through the generic checks and their messages)
+    if (type(N) is int and type(n) is int and type(d) is int and type(d_sub) is int and N >= 2 and n >= 1
+            and 1 <= d_sub <= d and _plain(b, open_low=True) and _plain(sigma) and _plain(Sigma) and _plain(tau)
+            and (M0 is None or _plain(M0))):
+        if attack is None and (N_a is None or (type(N_a) is int and N_a == 0)):
+            return N, n, d, d_sub, 0
+        if (type(attack) is str and attack in ATTACKS and type(N_a) is int and 0 <= N_a <= N - 1
+                and not (attack == "sign-flip" and M0 is None)):
+            return N, n, d, d_sub, N_a
     N = check_int(N, "N", 2)
     n = check_int(n, "n", 1)
     d = check_int(d, "d", 1)
@@ -126,12 +144,17 @@ def test_loss(method: str, lam=1.0, *, N: int = 100, n: int = 200, d: int = 100,
     M0 : float
         Sign-flip message covariance trace per dimension, eq. (41).
     """
-    check_choice(method, "method", METHODS)
-    check_choice(variant, "variant", ("corrected", "printed"))
+    if not (type(method) is str and method in METHODS):
+        check_choice(method, "method", METHODS)
+    if not (type(variant) is str and variant in ("corrected", "printed")):
+        check_choice(variant, "variant", ("corrected", "printed"))
     N, n, d, d_sub, N_a = _validate(N, n, d, d_sub, b, sigma, Sigma, attack, N_a, tau, M0)
-    lam = check_finite_array(lam, "lam")
-    if np.any(lam < 0):
-        raise ValueError(f"`lam` must be >= 0; got lam={lam!r}")
+    if _plain(lam):
+        lam = np.asarray(lam, float)
+    else:
+        lam = check_finite_array(lam, "lam")
+        if np.any(lam < 0):
+            raise ValueError(f"`lam` must be >= 0; got lam={lam!r}")
     Sigma = np.asarray(Sigma, float)
     N_b = N - N_a
     t2 = 0.0 if N_a == 0 else (M0 if attack == "sign-flip" else tau ** 2)
@@ -333,17 +356,25 @@ def fairness_V(method: str, lam, W, *, b: float = 1.0, P=None):
     W = check_matrix(W, "W", (None, None))
     lam = check_finite_array(lam, "lam", 0)
     b = check_real(b, "b", 0, low_open=True)
-    dev = W - W.mean(axis=0)
-    if method == "local":
-        return _out(0 * lam)
     if method == "lp-proj-2":
         if P is None:
             raise ValueError("`P` (d_sub x d, orthonormal rows) is required for lp-proj-2")
-        dev = dev @ check_matrix(P, "P", (None, W.shape[1])).T
-    v = _tvar(np.sum(dev ** 2, axis=1))
+        P = check_matrix(P, "P", (None, W.shape[1]))
+    return _fin(_fairness_V(method, lam, W, b, P), "V", "W", "P", lam=lam, b=b)
+
+
+def _fairness_V(method, lam, W, b, P):
+    """:func:`fairness_V` of validated inputs, for a stack of parameter sets ``W`` (..., N, d) and a scalar
+    ``lam`` (or one set (N, d) and any ``lam``): eq. (45) of each set, vectorised over the leading axes."""
+    if method == "local":
+        return _out(0 * lam) if W.ndim == 2 else np.zeros(W.shape[:-2])
+    dev = W - W.mean(axis=-2, keepdims=True)
+    if method == "lp-proj-2":
+        dev = dev @ P.T
+    v = _tvar(np.sum(dev ** 2, axis=-1))
     if method == "fedavg":
-        return _fin(b ** 2 / 4 * v + 0 * lam, "V", "W", "P", lam=lam, b=b)
-    return _fin(b ** 2 * lam ** 4 / (4 * (b + lam) ** 4) * v, "V", "W", "P", lam=lam, b=b)
+        return b ** 2 / 4 * v + 0 * lam
+    return b ** 2 * lam ** 4 / (4 * (b + lam) ** 4) * v
 
 
 def expected_fairness_V(method: str, lam, *, N: int, Sigma_w, b: float = 1.0, P=None,

@@ -135,7 +135,7 @@ def _fedavg_core(models, children, *, n_sel, m, rounds, eta, local_steps, fresh_
             A = X @ Bc
             res = np.einsum("...cmk,...ck->...cm", A, wc) - y
             gw = np.einsum("...cmk,...cm->...ck", A, res) / m
-            gB = np.einsum("...cmd,...cm,...ck->...cdk", X, res, wc) / m
+            gB = np.einsum("...cmd,...cm->...cd", X, res)[..., :, None] * wc[..., None, :] / m  # (X^T res) w^T
             wc, Bc = wc - eta * gw, Bc - eta * gB
         B, w = Bc.mean(axis=1), wc.mean(axis=1)
         if not (np.all(np.isfinite(B)) and np.all(np.isfinite(w))):

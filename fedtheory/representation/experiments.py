@@ -31,15 +31,16 @@ def _cached_batch(func, seed, namespace, params, backend):
     return cached_map(func, [as_seed_sequence(seed)], namespace=namespace, params=params, backend=backend)[0]
 
 
-def _fig1_all(ss, d, k, n, ms, r, rounds, sigma, head_norm, eta_fedavg, seeds):
+def _fig1_all(ss, d, k, n, ms, r, rounds, sigma, head_norm, eta_fedavg, seeds, federated_ms=None):
     s_model, s_runs = spawn_seeds(ss, 2)
     models = _models(d, k, n, sigma, head_norm, s_model, seeds)
-    out = {key: np.empty((seeds, len(ms))) for key in ("FedRep", "FedAvg", "Local")}
+    out = {key: np.full((seeds, len(ms)), np.nan) for key in ("FedRep", "FedAvg", "Local")}
     for i, (m, sm) in enumerate(zip(ms, spawn_seeds(s_runs, len(ms)))):
         a, b, c = spawn_seeds(sm, 3)
-        out["FedRep"][:, i] = run_fedrep(d, k, n, m, r, rounds, model=models, replicates=seeds, seed=a).eval_mse
-        out["FedAvg"][:, i] = run_fedavg(d, k, n, m, r, rounds, eta=eta_fedavg, model=models, replicates=seeds,
-                                         seed=b).eval_mse
+        if federated_ms is None or m in federated_ms:
+            out["FedRep"][:, i] = run_fedrep(d, k, n, m, r, rounds, model=models, replicates=seeds, seed=a).eval_mse
+            out["FedAvg"][:, i] = run_fedavg(d, k, n, m, r, rounds, eta=eta_fedavg, model=models, replicates=seeds,
+                                             seed=b).eval_mse
         for j, (model, cj) in enumerate(zip(models, spawn_seeds(c, seeds))):
             X, y = model.sample(as_generator(cj), np.arange(n), m)
             out["Local"][j, i] = test_mse_exact(model, fit_local(X, y))
@@ -48,15 +49,20 @@ def _fig1_all(ss, d, k, n, ms, r, rounds, sigma, head_norm, eta_fedavg, seeds):
 
 def fig1_data(ms=(5, 10, 20), *, d=20, k=2, n=100, r=1.0, rounds=200, sigma=1e-3,
               head_norm="sqrt_k", eta_fedavg=0.05, seeds=5, seed: SeedLike = 0,
-              backend=None) -> dict:
+              backend=None, federated_ms=None) -> dict:
     """Local test MSE of FedRep, FedAvg(+FT) and Local Only against ``m`` (FedRep Fig. 1).
 
     Every method is evaluated exactly (population risk of the fitted predictors, :func:`test_mse_exact`)
     on ``seeds`` ground truths; the runs of each method at each ``m`` are one replicate batch.
+    ``federated_ms`` (default: every ``m``) restricts the FedRep and FedAvg runs to those ``m`` (NaN
+    elsewhere; each ``m`` has its own streams, so the numbers computed do not change).
     Returns ``{method: array (seeds, len(ms))}``.
     """
-    task = partial(_fig1_all, d=d, k=k, n=n, ms=list(ms), r=r, rounds=rounds, sigma=sigma,
-                   head_norm=head_norm, eta_fedavg=eta_fedavg, seeds=seeds)
+    kw = dict(d=d, k=k, n=n, ms=list(ms), r=r, rounds=rounds, sigma=sigma, head_norm=head_norm,
+              eta_fedavg=eta_fedavg, seeds=seeds)
+    if federated_ms is not None:  # (the cache key of the default stays what it was)
+        kw["federated_ms"] = sorted(federated_ms)
+    task = partial(_fig1_all, **kw)
     return _cached_batch(task, seed, "fedrep.fig1", task.keywords, backend)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from .._validation import guard_module as _guard_module
 from .._validation import (check_alloc, check_choice, check_finite_result, check_generator, check_instance,
                            check_int, check_matrix, check_real)
-from ..linalg import batched_solve
+from ..linalg import batched_solve, blas_single_thread
 from ..random import SeedLike, as_generator
 from ._checks import _check_model_memory, _check_predictors, _OverflowNames, _overflow_check
 from ._kernels import _fit_heads
@@ -60,11 +60,12 @@ def mom_init(model: FedRepModel, m: int, rng: np.random.Generator, chunk: int = 
                 "of clients' m x d batches)", d=model.d, m=m, chunk=chunk)
     d, n = model.d, model.n
     acc = np.zeros((d, d))
-    for start in range(0, n, chunk):
-        clients = np.arange(start, min(n, start + chunk))
-        X, y = model.sample(rng, clients, m)
-        Xf = X.reshape(-1, d)
-        acc += (Xf * (y.reshape(-1) ** 2)[:, None]).T @ Xf
+    with blas_single_thread():  # a thin (n m) x d Gram matrix: BLAS threads only contend
+        for start in range(0, n, chunk):
+            clients = np.arange(start, min(n, start + chunk))
+            X, y = model.sample(rng, clients, m)
+            Xf = X.reshape(-1, d)
+            acc += (Xf * (y.reshape(-1) ** 2)[:, None]).T @ Xf
     Zbar = acc / (n * m)
     _, vec = np.linalg.eigh(Zbar)
     return vec[:, ::-1][:, : model.k].copy()

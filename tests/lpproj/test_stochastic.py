@@ -477,3 +477,52 @@ def test_diverging_recorded_run_raises_grad_F_k_at_message(cl_small):
         run_algorithm1_sgd(cl_small, 1.0, T=3, R=3, eta=1e200, record=True, S=2, seed=2)
     with pytest.raises(ValueError, match="Algorithm 1 overflowed float64"):
         run_algorithm1_sgd(cl_small, 1.0, T=3, R=3, eta=1e200, S=2, seed=2)
+
+
+@pytest.mark.parametrize("b", [1, 2, 4, 8, 9, 20])
+def test_smallest_keys_is_the_argsort_prefix(b):
+    """The mini-batch draw: the b smallest keys in key order, by argmin passes (small b) or a sort (large b)."""
+    from fedtheory.lpproj.stochastic import _smallest_keys
+
+    keys = np.random.default_rng(b).random((7, 3, 20))
+    expect = np.argsort(keys, axis=-1)[..., :b]
+    np.testing.assert_array_equal(_smallest_keys(keys.copy(), b), expect)
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 12])
+def test_matvec_is_the_stacked_product(m):
+    from fedtheory.lpproj.stochastic import _matvec
+
+    rng = np.random.default_rng(m)
+    H, g = rng.standard_normal((11, m, m)), rng.standard_normal((11, m))
+    np.testing.assert_allclose(_matvec(H, g), np.einsum("sij,sj->si", H, g), rtol=1e-13, atol=1e-13)
+
+
+def test_gradient_variance_large_d_path_agrees(cl):
+    """The direct per-sample formula (used when d^2 per client is too large to keep the quadratic) and the
+    quadratic evaluation give the same variances."""
+    import fedtheory.lpproj.stochastic as st
+
+    x = np.random.default_rng(3).standard_normal((4, cl.N, cl.d))
+    quad = cl.gradient_variance(x)
+    old, st._OUTER_MAX = st._OUTER_MAX, 0
+    try:
+        direct = cl.gradient_variance(x)
+    finally:
+        st._OUTER_MAX = old
+    np.testing.assert_allclose(quad, direct, rtol=1e-10, atol=1e-12)
+
+
+def test_recorded_gradients_and_drifts_are_those_of_the_visited_points(cl):
+    """grad_local, grad_global and drift_sq (computed after the run in one batch) at the recorded points."""
+    res = run_algorithm1_sgd(cl, 0.3, T=3, R=2, S=2, beta=1.5, eta=0.05, batch=4, nu=1e-3, replicates=3, seed=4,
+                             record=True)
+    rec = res.record
+    for t in range(3):
+        np.testing.assert_allclose(rec["grad_global"][:, t], cl.grad_F_k(res.history[:, t], 0.3), rtol=1e-12,
+                                   atol=1e-12)
+        for r in range(2):
+            wl = rec["w_local"][:, t, r]
+            np.testing.assert_allclose(rec["grad_local"][:, t, r], cl.grad_F_k_at(wl, 0.3), rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(rec["drift_sq"][:, t, r], np.sum((wl - res.history[:, t, None]) ** 2, -1),
+                                       rtol=1e-12, atol=1e-15)

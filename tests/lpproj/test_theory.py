@@ -470,3 +470,34 @@ def test_theory_messages_and_guards():
     assert cov.shape == (1000, 1000)
     with np.errstate(all="ignore"), pytest.raises(ValueError, match="`sigma`=1.0"):
         signflip_moments(np.full(3, 1e300), 10.0, 1.0, 1.0, 10)
+
+
+def test_scalar_fast_path_equals_the_validated_path():
+    """Plain Python scalars take the fast validation path of test_loss/optimal_lambda; numpy-typed inputs take the
+    generic checks: the same numbers, and invalid inputs still raise the generic messages."""
+    kw = dict(N=40, n=30, d=12, d_sub=3, b=1.3, sigma=0.7, Sigma=0.05, attack="same-value", N_a=5, tau=0.4)
+    slow = dict(kw, N=np.int64(40), n=np.int64(30), d=np.int64(12), d_sub=np.int64(3), N_a=np.int64(5))
+    for method in ("local", "fedavg", "pfedme", "ditto", "lp-proj-2"):
+        for lam in (0.0, 0.3, 7.0):
+            assert test_loss(method, lam, **kw) == test_loss(method, np.array(lam), **slow)
+    assert optimal_lambda(**kw) == optimal_lambda(**slow)
+    for bad, match in ((dict(N=1), "`N`"), (dict(N_a=40), "`N_a`"), (dict(b=0.0), "`b`"), (dict(tau=-1.0), "`tau`"),
+                       (dict(Sigma=float("nan")), "`Sigma`"), (dict(d_sub=13), "`d_sub`"), (dict(N_a=True), "`N_a`"),
+                       (dict(attack="sign-flip"), "`M0`")):
+        with pytest.raises((ValueError, TypeError), match=match):
+            test_loss("pfedme", 0.3, **{**kw, **bad})
+    with pytest.raises(ValueError, match="`lam`"):
+        test_loss("pfedme", -0.1, **kw)
+
+
+def test_fairness_V_of_a_stack_is_the_per_set_value():
+    from fedtheory.lpproj.theory import _fairness_V
+
+    rng = np.random.default_rng(2)
+    W = rng.standard_normal((6, 9, 5))
+    P = np.linalg.qr(rng.standard_normal((5, 2)))[0].T
+    for method in ("local", "fedavg", "pfedme", "ditto", "lp-proj-2"):
+        stack = _fairness_V(method, 0.7, W, 1.4, P)
+        assert stack.shape == (6,)
+        for i in range(6):
+            assert stack[i] == pytest.approx(fairness_V(method, 0.7, W[i], b=1.4, P=P), rel=1e-14, abs=1e-300)

@@ -35,3 +35,17 @@ def test_figure_sweep_identical_on_serial_processes_and_dask():
     for key in a:
         np.testing.assert_array_equal(a[key], b[key])
         np.testing.assert_array_equal(a[key], c[key])
+
+
+def test_fig1_data_federated_ms_skips_runs_without_changing_the_others(serial_uncached):
+    """``federated_ms`` leaves out the FedRep and FedAvg runs at the other m (NaN there); every number that is
+    computed equals the full sweep's (each m has its own streams)."""
+    from fedtheory.representation.experiments import fig1_data
+
+    kw = dict(ms=(5, 8), d=8, k=2, n=10, r=1.0, rounds=4, seeds=2, seed=1)
+    full = fig1_data(**kw)
+    part = fig1_data(**kw, federated_ms=(5,))
+    np.testing.assert_array_equal(part["Local"], full["Local"])
+    for key in ("FedRep", "FedAvg"):
+        np.testing.assert_array_equal(part[key][:, 0], full[key][:, 0])
+        assert np.all(np.isnan(part[key][:, 1]))

@@ -58,8 +58,8 @@ def fig1_local_worst_swapped(mp):
     orig = ex.fig1_data
 
     def g(*a, **k):
-        out = dict(orig(*a, **{**k, "rounds": 20}))
-        out["Local"], out["FedRep"] = out["FedRep"], out["Local"]
+        out = {key: v.copy() for key, v in orig(*a, **{**k, "rounds": 20}).items()}
+        out["Local"][:, 0], out["FedRep"][:, 0] = out["FedRep"][:, 0], out["Local"][:, 0].copy()  # at m = 5
         return out
     mp.setattr(f"{EX}.fig1_data", g)
 

@@ -42,7 +42,7 @@ def _fake_fig3_by_method(tau):
 
 def fig3_paper_steps_reversed(mp):
     """Injected Figure 3 data with GD-GD fastest and FedRep slowest."""
-    mp.setattr(f"{EX}.fig3_data", _fake_fig3_by_method({"FedRep": 30.0, "10GD-GD": 20.0, "GD-GD": 10.0}))
+    mp.setattr(f"{EX}.fig3_dists", _fake_fig3_by_method({"FedRep": 30.0, "10GD-GD": 20.0, "GD-GD": 10.0}))
 
 
 def _fake_fig3_tie(mp, taus, jitter=0.01):
@@ -55,7 +55,7 @@ def _fake_fig3_tie(mp, taus, jitter=0.01):
         v = {meth: rng.random((seeds, 1)) for meth in ("FedRep", "10GD-GD", "GD-GD")}
         return {n: {meth: np.exp(-t[None, :] / (taus[meth] * (1 + jitter * (u[meth] + v[meth]))))
                     for meth in ("FedRep", "10GD-GD", "GD-GD")} for n in ns}
-    mp.setattr(f"{EX}.fig3_data", fake)
+    mp.setattr(f"{EX}.fig3_dists", fake)
     mp.setattr(f"{S5}.HEAD_LR_GRID", (0.2,))
 
 
@@ -67,7 +67,7 @@ def test_fig3_ordering_fake_paths(s5, monkeypatch):
     out = s5.fig3_ordering(False, 0, head_lr_reading="paper")
     assert out["status"] == NOT_REPRODUCED and "d=10, k=2" in out["analogue"]
     # the printed order with a clear gap (FedRep well ahead of 10GD-GD): holds
-    monkeypatch.setattr(f"{EX}.fig3_data", _fake_fig3_by_method({"FedRep": 5.0, "10GD-GD": 10.0, "GD-GD": 20.0}))
+    monkeypatch.setattr(f"{EX}.fig3_dists", _fake_fig3_by_method({"FedRep": 5.0, "10GD-GD": 10.0, "GD-GD": 20.0}))
     monkeypatch.setattr(f"{S5}.HEAD_LR_GRID", (0.2,))
     for reading in ("paper", "tuned"):
         assert s5.fig3_ordering(False, 0, head_lr_reading=reading)["status"] == HOLDS
@@ -81,7 +81,7 @@ def test_fig3_ordering_fake_paths(s5, monkeypatch):
 
 def fig3_tuned_order_reversed(mp):
     """Injected Figure 3 data with GD-GD fastest and FedRep slowest (tuned reading)."""
-    mp.setattr(f"{EX}.fig3_data", _fake_fig3_by_method({"FedRep": 30.0, "10GD-GD": 20.0, "GD-GD": 10.0}))
+    mp.setattr(f"{EX}.fig3_dists", _fake_fig3_by_method({"FedRep": 30.0, "10GD-GD": 20.0, "GD-GD": 10.0}))
     mp.setattr(f"{S5}.HEAD_LR_GRID", (0.2,))
 
 
@@ -150,7 +150,7 @@ def test_fig3_ordering_undecided_has_power_statement(s5, monkeypatch):
         t = np.arange(rounds + 1)
         return {n: {meth: np.exp(-t[None, :] / (10.0 * (0.5 + rng.random((seeds, 1)))))
                     for meth in ("FedRep", "10GD-GD", "GD-GD")} for n in ns}
-    monkeypatch.setattr(f"{EX}.fig3_data", fake)
+    monkeypatch.setattr(f"{EX}.fig3_dists", fake)
     out = s5.fig3_ordering(False, 0, head_lr_reading="paper")
     assert out["status"] == INCONCLUSIVE, out["evidence"]
     assert out["power"]["unit"] == "untied pairs" and out["power"]["needed"] > 32
@@ -212,7 +212,7 @@ def _fake_fig3(tau, seed_noise=0.1):
 
 def fig3_order_reversed(mp):  # injected: GD-GD fastest, FedRep slowest
     taus = {"FedRep": 30.0, "10GD-GD": 20.0, "GD-GD": 10.0}
-    mp.setattr(f"{EX}.fig3_data", _fake_fig3(lambda meth, n: taus[meth]))
+    mp.setattr(f"{EX}.fig3_dists", _fake_fig3(lambda meth, n: taus[meth]))
     mp.setattr(f"{M}.sec51_synthetic.HEAD_LR_GRID", (0.2,))
 
 

@@ -93,3 +93,17 @@ FAILS_PATHS = {
 @pytest.mark.parametrize("claim_id", sorted(FAILS_PATHS))
 def test_claim_can_fail(claim_id, check_fails_path):
     check_fails_path(claim_id, FAILS_PATHS[claim_id])
+
+
+def test_a_shorter_horizon_is_the_prefix_of_a_longer_run():
+    """lpproj.thm13.bound20 reads the T = 20 cells from the first 20 rounds of the T = 60 runs: the runner draws
+    round by round from its seed, so a run's first rounds do not depend on its horizon."""
+    from fedtheory_checks.lpproj._common import _lam, _ls, _run
+
+    cl = _ls(5)
+    lam = _lam(cl.L)
+    kw = dict(R=2, S=3, beta=2.0, eta_tilde=float(A6.eta_hat_2(lam)), w0=cl.w_star(lam) + 1.0, reps=7, seed=11)
+    short, long = _run(cl, lam, T=4, **kw), _run(cl, lam, T=9, **kw)
+    for key in ("g", "w_local", "u_hat_loc", "u_pers", "sel"):
+        np.testing.assert_array_equal(short[key], long[key][:, :4])
+    np.testing.assert_array_equal(short["history"], long["history"][:, :5])

@@ -82,3 +82,21 @@ def test_claim_can_fail(claim_id, check_fails_path):
 def test_claim_quick_verdict(claim_id, serial_uncached):
     v = get_claim(claim_id).evaluate(full=False)
     assert v.status == QUICK_VERDICTS[claim_id], v.summary()
+
+
+def test_gamma_tracker_batches_equal_the_per_step_maximum():
+    """_GammaTracker buffers the visited points and evaluates them in batches: the same maximum as evaluating
+    the per-sample gradient variance at x_hat_k(w~_{k,r}^t) after every local step."""
+    from fedtheory_checks.lpproj._common import LAM, _GammaTracker, make_clients
+
+    cl = make_clients(2)
+    rng = np.random.default_rng(0)
+    tr = _GammaTracker(cl, LAM)
+    tr.BATCH = 3
+    expect = 0.0
+    for t in range(8):
+        w = rng.standard_normal((4, cl.N, cl.d_sub))
+        tr(t, 0, w, None)
+        x = cl.x_hat(w, LAM)
+        expect = max(expect, float(np.max(cl.gradient_variance(x))))
+        assert tr.value == pytest.approx(expect, rel=1e-12)
