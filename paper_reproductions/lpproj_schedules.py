@@ -2,7 +2,8 @@
 
 Han, Li, Lin & Zhang (2024), JMLR 25, Sec. 4.1.3 (Theorems 14, 15; formal Theorems 27, 28). Left: E||w~_T - w~*||^2
 against zeta + T under Theorem 14's schedules (S < N and S = N); right: E||grad F(w~_{t*})||^2 (t* drawn with
-alpha_i = eta_i/sum eta, evaluated exactly) against T under Theorem 15's schedules on an A6 problem. The problems
+alpha_i = eta_i/sum eta) against T under Theorem 15's schedules, computed by the exact moment recursion of the
+claims (``fedtheory.lpproj.schedules.theorem15_exact_moments``) for the exact and the saturating inner solver. The problems
 and settings are those of the claims ``lpproj.thm14.rate`` and ``lpproj.thm15.rate*``; bands are 99% t intervals
 over replicates, lines least-squares fits on the fitting range, dashed lines the stated slopes.
 """
@@ -14,10 +15,10 @@ from functools import partial
 import numpy as np
 from scipy import stats
 
+from fedtheory import decide
 from fedtheory.lpproj import schedules as sch
-from fedtheory.lpproj import stochastic as sto
 from fedtheory.parallel import cached_map
-from fedtheory.plotting import label_log_axes, plt, save_figure, style, tex_number, tex_params
+from fedtheory.plotting import label_log_axes, plt, save_figure, style, tex_params
 from fedtheory.random import spawn_seeds
 from fedtheory_checks.lpproj import PAPER
 
@@ -40,19 +41,6 @@ def thm14_distances(task, cl, T14, ws):
     schedule = C14._thm14_schedule(cl, T14, no_s, D0)
     res = C14._thm14_run(cl, schedule, no_sampling=no_s, reps=reps, seed=s_run, warm_start=False, exact=no_s)
     return np.sum((res.history - ws) ** 2, -1)
-
-
-def thm15_running_average(task, cl15, lam15, T15, R, L0):
-    """Theorem 15's runs (a :func:`fedtheory.parallel.cached_map` task): ``task = (no_sampling, beta, D, reps,
-    seed)``; returns the alpha-weighted running average of ||grad F||^2, sum_{i<T} eta_i g_i / sum_{i<T} eta_i,
-    for every T (reps, T15)."""
-    no_s, beta, D, reps, s_run = task
-    schedule = sch.theorem15_schedule(T15, lam=lam15, beta=beta, R=R, D=D, no_sampling=no_s, n=cl15.n, L=L0)
-    res = sto.run_algorithm1_sgd(cl15, lam15, T=T15, R=R, S=cl15.N if no_s else 3, beta=beta,
-                                 eta=schedule.eta, batch=schedule.batch, nu=schedule.nu, replicates=reps, seed=s_run,
-                                 w0=np.zeros(cl15.d_sub), regime="theorem15")
-    g2 = np.sum(cl15.grad_F(res.history[:, :T15], lam15) ** 2, -1)
-    return np.cumsum(g2 * schedule.eta, 1) / np.cumsum(schedule.eta)
 
 
 @PAPER.figure("lpproj.schedules", reference="Theorems 14 and 15 (formal: 27, 28): rates under decaying schedules")
@@ -79,40 +67,28 @@ def schedules_figure(outdir="figures", full=False, seed=0):
                                 "replicates": reps}
         data[f"thm14 {key}"] = {"T": np.arange(T14 + 1), "mean_ci": np.array(_mean_ci(Dl))}
         cases14.append((key, Dl, Ts, fit, stated))
-    # ------------------------------------------------------------------ Theorem 15
-    cl15 = C15._thm15_problem(s_prob15)
-    L0 = C15.THM15["L0"]
-    lam15 = sch.theorem15_lambda_min(L0)
-    c = 90 * lam15 ** 3
-    T15 = 6000 if full else 2400
-    h_min = float(np.linalg.eigvalsh(cl15.hessian_F_k(lam15).mean(0))[0])
+    # ------------------------------------------------------------------ Theorem 15 (the claims' exact recursion)
+    cl15, theta = C15.thm15_instance(s_prob15)
+    h = float(cl15.hessian_F_k(C15._setup(False)[0])[0, 0, 0])
     cases15 = []
-    for no_s, s_run, reps, stated in ((True, s15a, 8 if full else 3, -2 / 3), (False, s15b, 8 if full else 3, -0.5)):
-        beta = C15.THM15_BETA_NO_SAMPLING if no_s else 1.0
-        D = c * beta ** (2 / 3) / 2 if no_s else c / 2
-        schedule = sch.theorem15_schedule(T15, lam=lam15, beta=beta, R=C15.THM15["R"], D=D, no_sampling=no_s, n=cl15.n,
-                                          L=L0)
-        Yall = cached_map(partial(thm15_running_average, cl15=cl15, lam15=lam15, T15=T15, R=C15.THM15["R"], L0=L0),
-                          [(no_s, beta, D, reps, s_run)], namespace="lpproj.schedules.thm15",
-                          params={"problem_seed": s_prob15, "T15": T15, "lam15": lam15, "R": C15.THM15["R"], "L0": L0})[0]
-        T_ok = int(np.searchsorted(h_min * np.cumsum(schedule.eta_tilde), C15.THM15_HT)) + 1
+    for no_s, stated in ((True, -2 / 3), (False, -0.5)):
+        lam15, c, S, beta, D = C15._setup(no_s)
+        T_max = C15.THM15_T_MAX[no_s][bool(full)]
+        Ts = C15._fit_grid(T_max, h, c, beta, no_s)
+        Tgrid = np.unique(np.round(np.geomspace(1, T_max, 80)).astype(np.int64))
+        Y = C15.thm15_moments(Tgrid, no_sampling=no_s, theta=theta, w0=0.0).Y  # (solver, T)
+        Yfit = C15.thm15_moments(Ts, no_sampling=no_s, theta=theta, w0=0.0).Y
         key = "S=N" if no_s else "S<N"
-        Tgrid = np.arange(1, T15 + 1)
-        if T_ok < T15 // 2:
-            Ts = np.unique(np.round(np.geomspace(max(T_ok, T15 // 8), T15, 8)).astype(int))
-            fit = sch.loglog_slope(Ts, Yall[:, Ts - 1], seed=s_boot)
-            fits[f"thm15 {key}"] = {"slope": fit.slope, "ci99": list(fit.ci), "stated": stated, "T": Ts.tolist(),
-                                    "beta": beta, "replicates": reps}
-        else:
-            fit, Ts = None, None
-            fits[f"thm15 {key}"] = {"slope": None, "note": f"transient lasts to T ~ {(C15.THM15_HT * c / (2 * h_min)) ** 2:.2g}",
-                                    "stated": stated, "beta": beta, "replicates": reps}
-        data[f"thm15 {key}"] = {"T": Tgrid, "mean_ci": np.array(_mean_ci(Yall))}
-        cases15.append((key, Tgrid, Yall, Ts, fit, stated, beta, T_ok))
+        for i, solver in enumerate(sch.THEOREM15_SOLVERS):
+            fit = decide.fit_line(Ts, Yfit[i], confidence=0.99)
+            fits[f"thm15 {key} {solver}"] = {"slope": fit["slope"], "ci99": fit["ci"], "stated": stated,
+                                             "T": Ts.tolist(), "beta": beta, "S": S}
+        data[f"thm15 {key}"] = {"T": Tgrid, "Y": Y}
+        cases15.append((key, Tgrid, Y, Ts, Yfit, stated, beta, S))
     # ------------------------------------------------------------------ plot
     col = {"S<N": "#1f77b4", "S=N": "#d62728"}
     with style():
-        fig, (a1, a2) = plt.subplots(1, 2, figsize=(12.5, 4.6))
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(12.5, 5.6))
         x = zeta + np.arange(T14 + 1)
         for key, Dl, Ts, fit, stated in cases14:
             m, lo, hi = _mean_ci(Dl)
@@ -134,30 +110,30 @@ def schedules_figure(outdir="figures", full=False, seed=0):
         a1.set_title("Theorem 14: " + tex_params({"N": t14["N"], r"\beta": t14["beta"], "R": t14["R"]})
                      + " (thick: fit, dashed: stated)")
         a1.legend(fontsize=7.5, loc="center left")
-        for key, Tgrid, Yall, Ts, fit, stated, beta, T_ok in cases15:
-            m, lo, hi = _mean_ci(Yall)
-            lab = (f"${key}$, $\\beta={beta:g}$: fit slope {fit.slope:.3f} (99% CI [{fit.ci[0]:.3f}, {fit.ci[1]:.3f}])"
-                   if fit is not None else
-                   f"${key}$, $\\beta={beta:g}$: still in the initial transient (needs $T\\sim "
-                   f"{tex_number((C15.THM15_HT * c / (2 * h_min)) ** 2, 1)}$)")
-            a2.plot(Tgrid, m, color=col[key], lw=1.2, label=lab)
-            a2.fill_between(Tgrid, lo, hi, color=col[key], alpha=0.2, lw=0)
-            if fit is not None:
-                a2.plot(Ts, np.exp(fit.intercept) * Ts.astype(float) ** fit.slope, color=col[key], lw=2.6, alpha=0.5)
-                ref = fit.mean[0] * (np.log(Ts) / np.log(Ts[0])) * (Ts / Ts[0]) ** stated
-                a2.plot(Ts, ref, color="k", ls="--", lw=1.0)
-                a2.annotate(r"stated $\ln T\, T^{-2/3}$", (Ts[-1], ref[-1]), fontsize=8, ha="right", va="top")
-                a2.axvline(T_ok, color=col[key], ls=":", lw=0.8)
+        for key, Tgrid, Y, Ts, Yfit, stated, beta, S in cases15:
+            for i, (solver, ls) in enumerate(zip(sch.THEOREM15_SOLVERS, ("-", "-."))):
+                f = fits[f"thm15 {key} {solver}"]
+                a2.plot(Tgrid, Y[i], color=col[key], lw=1.2, ls=ls,
+                        label=f"${key}$ ($S={S}$, $\\beta={beta:g}$), {solver} inner solver: fit slope "
+                              f"{f['slope']:.3f} (99% CI [{f['ci99'][0]:.3f}, {f['ci99'][1]:.3f}])")
+            ref = Yfit[0, 0] * (Ts / Ts[0]).astype(float) ** stated
+            a2.plot(Ts, ref, color="k", ls="--", lw=1.0)
+            a2.annotate(f"stated slope {stated:.3g}", (Ts[-1], ref[-1]), xytext=(4, 0), textcoords="offset points",
+                        fontsize=8, ha="left", va="center")
+            a2.axvline(Ts[0], color=col[key], ls=":", lw=0.8)
         a2.set_xscale("log")
         a2.set_yscale("log")
         a2.set_xlabel("$T$ (rounds)")
         a2.set_ylabel(r"$E\|\nabla F(\tilde w_{t^*})\|^2$, $P(t^*=i) = \eta_i/\sum_{j<T}\eta_j$")
-        a2.set_title(f"Theorem 15: A6 least squares, $\\lambda={lam15:.3f}$ (dotted: end of transient)")
-        a2.legend(fontsize=7.5, loc="lower left")
-        fig.suptitle("lp-proj decaying schedules: bands = 99% t intervals over replicates", fontsize=9)
+        a2.set_title(f"Theorem 15: exact moment recursion, $\\lambda={C15._setup(False)[0]:.3f}$ (dotted: start of fit)")
+        a2.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, frameon=False)
+        fig.suptitle("lp-proj decaying schedules: left, Monte Carlo with 99% t bands over replicates; right, exact "
+                     "expectations", fontsize=9)
         label_log_axes(fig)
         fig.tight_layout()
         return save_figure(fig, outdir, "lpproj_schedules", data,
-                           {"thm14": {**C14.THM14, "zeta": zeta, "T_max": T14}, "thm15": {**C15.THM15, "lam": lam15,
-                                                                                         "T_max": T15}},
+                           {"thm14": {**C14.THM14, "zeta": zeta, "T_max": T14}, "thm15": {
+                               **C15.THM15, "lam": C15._setup(False)[0],
+                               "T_max": {"S<N": C15.THM15_T_MAX[False][bool(full)],
+                                         "S=N": C15.THM15_T_MAX[True][bool(full)]}}},
                            {"reference": "Theorems 14, 15, 27, 28 (Sec. 4.1.3, App. A.5-A.6)", "fitted_slopes": fits})
