@@ -6,6 +6,7 @@
 #   MUTATION_JOBS=1 bash .ci/mutation.sh  # mutmut --max-children (default 2)
 #   MUTATION_SAMPLE=150 bash .ci/mutation.sh srpfl-algorithms  # a seeded random sample of the mutants
 #   MUTATION_NAMES=survivors.txt bash .ci/mutation.sh srpfl-theory  # re-run only the named mutants
+#   # names may be globs, one a line, e.g. fedtheory.decide._stats.x_sweeps_needed__mutmut_* (one function's mutants)
 #
 # Each module is mutated in a throw-away clone of the current checkout (uncommitted changes to
 # fedtheory/ and tests/ are copied in), with only its own test file (tests/<area>/test_<module>.py, which
@@ -35,6 +36,7 @@ modules=(
   "decide-outcomes|fedtheory/decide/_outcomes.py|"
   "decide-compound|fedtheory/decide/_compound.py|"
   "claims|fedtheory/claims.py|"
+  "ledger|fedtheory/ledger.py|"
   "montecarlo|fedtheory/montecarlo.py|"
   "linalg|fedtheory/linalg.py|"
   "representation-theory|fedtheory/representation/theory.py|"
@@ -63,6 +65,7 @@ modules=(
   "lowrank-chain|fedtheory/lowrank/chain.py|"
   "lowrank-assumption8|fedtheory/lowrank/assumption8.py|"
   "lowrank-holder-classes|fedtheory/lowrank/holder_classes.py|"
+  "lowrank-hypotheses|fedtheory/lowrank/hypotheses.py|"
 )
 
 # the test file that mirrors a module (see the table above)
@@ -136,6 +139,12 @@ print('\n'.join(sorted(random.sample(n, min(len(n), int(sys.argv[1]))))))" "$MUT
   secs=$(( $(date +%s) - start ))
   (cd "$work" && python3 -m mutmut results --all true >"$out/$name.txt" 2>&1) || true
   if [ -n "${MUTATION_SAMPLE:-}${MUTATION_NAMES:-}" ]; then
+    # names may be shell-style globs (mutmut accepts them): expand them against the file's mutants
+    sed -nE 's/^ *([^ :]+): .*$/\1/p' "$out/$name.txt" | python3 -c "import fnmatch, sys; \
+pats = [l.strip() for l in open(sys.argv[1]) if l.strip()]; \
+print('\n'.join(n for n in (l.strip() for l in sys.stdin) if any(fnmatch.fnmatchcase(n, p) for p in pats)))" \
+      "$work/sample.txt" >"$work/sample.expanded"
+    mv "$work/sample.expanded" "$work/sample.txt"
     grep -F -w -f "$work/sample.txt" "$out/$name.txt" >"$out/$name.sample" || true
     mv "$out/$name.sample" "$out/$name.txt"
     label="$name ($( [ -n "${MUTATION_NAMES:-}" ] && echo "re-run of" || echo "random sample of") $(wc -l <"$work/sample.txt") mutants)"

@@ -302,6 +302,50 @@ def test_sweeps_needed_points_power_and_cap():
     assert decide.sweeps_needed(-1.0, 0.1, points=3) == 1
 
 
+def _half_width(R, se, points, parameters, df_now, a, power):
+    """The docstring's criterion at R sweeps: t_crit(df_R) se sqrt(F_power(df_R, df)) / sqrt(R), df_R = R points - p."""
+    df_r = R * points - parameters
+    q = stats.chi2.ppf(power, df_r) / df_r if not np.isfinite(df_now) else stats.f.ppf(power, df_r, df_now)
+    return stats.t.isf(a, df_r) * se * math.sqrt(q) / math.sqrt(R)
+
+
+@pytest.mark.parametrize("se, gap, points, parameters, df", [
+    (0.2, 5.0, 3, 2, None),  # one residual df now, and one per sweep at R = 1
+    (0.2, 1.0, 1, 0, None),  # a one-point design with no fitted parameter (the smallest valid one)
+    (0.2, 1.2, 3, 0, None),  # one sweep already resolves the gap
+    (0.2, 0.3, 3, 0, None),
+    (0.5, -0.4, 5, 3, np.inf),  # a known se: the chi2 pivot
+    (0.2, 0.1, 4, 1, 7.0)])  # df given explicitly
+def test_sweeps_needed_is_the_first_R_whose_half_width_is_at_most_the_gap(se, gap, points, parameters, df):
+    """Brute force over R = 1, 2, ... of the criterion (the smallest R, not only a bracket)."""
+    df_now = points - parameters if df is None else df
+    R = 1
+    while _half_width(R, se, points, parameters, df_now, 0.025, 0.8) > abs(gap):
+        R += 1
+    assert decide.sweeps_needed(se, gap, points=points, parameters=parameters, df=df, level=0.05) == R
+
+
+def test_sweeps_needed_gap_equal_to_the_half_width_is_resolved():
+    """At most |gap|, inclusive: a gap equal to the half-width at R = 2 needs exactly 2 sweeps."""
+    gap = _half_width(2, 0.2, 3, 2, 1, 0.025, 0.8)
+    assert decide.sweeps_needed(0.2, gap, points=3, level=0.05) == 2
+    assert decide.sweeps_needed(0.2, gap * (1 - 1e-12), points=3, level=0.05) == 3
+
+
+def test_sweeps_needed_zero_gap_or_infinite_se_is_never_resolved_and_bad_designs_are_refused():
+    # a zero gap: the cap, even where the standard error is zero (the gap test comes first)
+    assert decide.sweeps_needed(0.0, 0.0, points=4, r_max=9) == 9
+    assert decide.sweeps_needed(-1.0, 0.0, points=4, r_max=9) == 9
+    # a non-finite standard error of either sign (a failed fit): the cap, not the one sweep of an exact fit
+    for se in (np.inf, -np.inf, np.nan):
+        assert decide.sweeps_needed(se, 0.1, points=4, r_max=9) == 9
+    for points, parameters in ((0, 2), (0, 0), (4, -1), (-3, -1)):
+        with pytest.raises(ValueError) as e:
+            decide.sweeps_needed(0.2, 0.25, points=points, parameters=parameters, df=np.inf)
+        assert str(e.value) == (f"need points >= 1 and parameters >= 0; got points={points}, "
+                                f"parameters={parameters}")
+
+
 def test_mann_whitney_size_needed_against_the_normal_closed_form():
     # the two-sample one-sided z test's size per group, 2 (z_a + z_b)^2 / d^2, over the efficiency 3/pi
     def closed(auc, lev, pw=0.8):
