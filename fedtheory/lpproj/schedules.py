@@ -606,12 +606,27 @@ def theorem15_exact_moments(T, *, curvature: float, lam: float, theta, theta_var
 
     Parameters
     ----------
-    T : horizons (increasing ints >= 1) at which ``E||grad F(w~_{t*})||^2 = sum_{t<T} eta_t E||grad F(w~_t)||^2 /
-        sum_{t<T} eta_t`` is returned.
-    curvature, lam : the per-sample curvature (Assumption 4's ``L``) and ``lam``; ``L_F`` defaults to ``lam``.
-    theta, theta_var : (N,) per-client sample means and population variances of the targets.
-    n, S, R, beta, D, no_sampling : Algorithm 1's sizes and Theorem 15's schedule constants.
-    w0 : the initial ``w~_0``; record_t : rounds whose moments are returned; block : rounds per closed-form block.
+    T : array_like of int
+        Horizons (increasing ints >= 1) at which the weighted average ``E||grad F(w~_{t*})||^2`` (``t*`` drawn with
+        ``P(t* = t) = eta_t / sum_{s<T} eta_s``) is returned.
+    curvature, lam : float
+        The per-sample curvature (Assumption 4's ``L``) and ``lam``.
+    theta, theta_var : array_like, shape (N,)
+        Per-client sample means and population variances of the targets.
+    n, S, R : int
+        Samples per client, clients sampled per round, local steps.
+    beta, D : float
+        Theorem 15's schedule constants.
+    no_sampling : bool
+        ``S = N`` schedules.
+    w0 : float
+        The initial ``w~_0``.
+    L_F : float, optional
+        Defaults to ``lam``.
+    record_t : sequence of int
+        Rounds whose moments are returned.
+    block : int
+        Rounds per closed-form block.
 
     Returns
     -------
